@@ -1,0 +1,204 @@
+"""The policy contract: what an agent sees, what it returns, and how it is registered.
+
+A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
+
+    act(pub, rules, params, agent_rng, player) -> action
+
+- ``pub`` (int16 array): the public state described in :mod:`golfsim.rules` -- every face-up card, the whole
+  discard pile, stock size, counts of each rank never seen (``unseen``) and of the known stock after a recycle
+  (``stock_known``), game totals before this hole, and ``HELD``, the stock card the player just drew.
+  It never contains a face-down card or the stock order: those live in ``hid``, which agents are not given.
+- ``rules`` (int32 array): ``Rules.pack()``, so an agent can play every variant (points, decks, end mode, ...).
+- ``params`` (float64 array of ``MAX_PARAMS``): the agent's parameter vector; a sweep changes it without recompiling.
+- ``agent_rng`` (uint64 array, one stream per seat): the agent's own randomness, never the deal's;
+  draw with ``rand_below(agent_rng, player, n)``.
+- ``player``: the seat to move (``pub[CURRENT]``).
+
+It returns one action id (:mod:`golfsim.rules`) that must be legal (``golfsim.engine.is_legal``);
+the simulator stops with an error naming the agent and the move otherwise.
+
+A plain-Python agent is any callable ``policy(observation) -> action`` where ``observation`` is the dict made by
+``GolfEnv.observe`` (it holds ``"action_mask"``); it plays through the step API (:mod:`golfsim.env`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from golfsim.jit import hot
+from golfsim.rng import below, uniform
+
+MAX_PARAMS = 8
+USER_AGENT_BASE = 100
+
+AGENT_SIGNATURE = types.int64(
+    types.int16[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
+)
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+@hot
+def rand_below(agent_rng, player, n):
+    """A uniform integer in ``[0, n)`` from the agent stream of ``player``."""
+    return below(agent_rng, player, n)
+
+
+@hot
+def rand_uniform(agent_rng, player):
+    """A uniform float in ``[0, 1)`` from the agent stream of ``player``."""
+    return uniform(agent_rng, player)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One documented agent parameter."""
+
+    name: str
+    default: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A registered agent.
+
+    Exactly one of ``builtin_id`` (a compiled built-in dispatched by id), ``function`` (a user's compiled
+    first-class function with ``AGENT_SIGNATURE``) or ``python`` (a factory ``(params: dict) -> policy`` for the
+    step API) is set.
+    """
+
+    name: str
+    description: str
+    params: tuple[Param, ...] = ()
+    builtin_id: int | None = None
+    function: object = None
+    python: Callable | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """True when the agent can play inside the batch simulator."""
+        return self.python is None
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: p.default for p in self.params}
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """An agent with its parameter values, as chosen by a user (``"pair-builder:keep_threshold=8"``)."""
+
+    spec: AgentSpec
+    values: tuple[float, ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def label(self) -> str:
+        """Name plus every parameter that differs from its default."""
+        changed = [
+            f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True) if v != p.default
+        ]
+        return self.spec.name + (":" + ",".join(changed) if changed else "")
+
+    def param_vector(self) -> np.ndarray:
+        """The float64 parameter vector of length ``MAX_PARAMS`` that the compiled agent reads."""
+        vec = np.zeros(MAX_PARAMS, dtype=np.float64)
+        vec[: len(self.values)] = self.values
+        return vec
+
+    def param_dict(self) -> dict[str, float]:
+        return {p.name: v for p, v in zip(self.spec.params, self.values, strict=True)}
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+REGISTRY: dict[str, AgentSpec] = {}
+
+
+def register(spec: AgentSpec) -> AgentSpec:
+    """Add an agent to the registry under ``spec.name``; a name may be registered once."""
+    if spec.name in REGISTRY and REGISTRY[spec.name] is not spec:
+        raise ValueError(f"an agent named {spec.name!r} is already registered")
+    if len(spec.params) > MAX_PARAMS:
+        raise ValueError(f"agent {spec.name!r} has {len(spec.params)} parameters; at most {MAX_PARAMS} are allowed")
+    if sum(x is not None for x in (spec.builtin_id, spec.function, spec.python)) != 1:
+        raise ValueError(f"agent {spec.name!r} needs exactly one of builtin_id, function or python")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+def register_compiled_agent(name: str, description: str, function, params=()) -> AgentSpec:
+    """Register a user's compiled agent so it plays at full speed in the batch simulator.
+
+    Parameters
+    ----------
+    name, description : str
+        How the agent is named on the command line and described by ``golfsim agents``.
+    function : numba dispatcher
+        Compiled with ``@njit(AGENT_SIGNATURE, cache=True)``.
+    params : sequence of Param
+        Documented parameters with defaults, read from ``params[i]`` in the order given.
+    """
+    sigs = getattr(function, "signatures", None)
+    if not sigs or tuple(sigs[0]) != tuple(AGENT_SIGNATURE.args):
+        raise ValueError(
+            f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE) from agents.base so the "
+            "simulator can call it"
+        )
+    return register(AgentSpec(name, description, tuple(params), function=function))
+
+
+def register_python_agent(name: str, description: str, factory: Callable, params=()) -> AgentSpec:
+    """Register a plain-Python agent: ``factory(params: dict) -> policy(observation) -> action``."""
+    return register(AgentSpec(name, description, tuple(params), python=factory))
+
+
+def available() -> str:
+    return ", ".join(sorted(REGISTRY))
+
+
+def parse_agent(text) -> AgentChoice:
+    """Parse ``"name"`` or ``"name:param=value,param=value"`` into an :class:`AgentChoice`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown agent (listing the registered ones) or an unknown or malformed parameter (listing the
+        agent's parameters).
+    """
+    if isinstance(text, AgentChoice):
+        return text
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"an agent is a name like 'greedy' or 'pair-builder:keep_threshold=8'; got {text!r}")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    spec = REGISTRY.get(name)
+    if spec is None:
+        raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
+    values = {p.name: p.default for p in spec.params}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, val = item.partition("=")
+            key = key.strip()
+            if not eq or key not in values:
+                known = ", ".join(values) or "none"
+                raise ValueError(f"agent {name!r} has no parameter {key!r} (write name=value); its parameters: {known}")
+            try:
+                number = float(val)
+            except ValueError:
+                raise ValueError(f"agent {name!r}: parameter {key} needs a number, got {val.strip()!r}") from None
+            if not np.isfinite(number):
+                raise ValueError(f"agent {name!r}: parameter {key} must be finite, got {val.strip()!r}")
+            values[key] = number
+    return AgentChoice(spec, tuple(values[p.name] for p in spec.params))

@@ -1,0 +1,70 @@
+"""random: every legal action equally likely, decision by decision. The floor every other agent must beat."""
+
+from __future__ import annotations
+
+from agents.base import rand_below
+from golfsim.engine import face_down_count, is_legal
+from golfsim.jit import hot
+from golfsim.rules import (
+    FLIP,
+    FLIP_PHASE,
+    HOLD,
+    NUM_ACTIONS,
+    PASS,
+    PHASE,
+    PLACE_DRAWN,
+    R_DISCARD_FLIP,
+    R_OFF_VIEW,
+    R_REVEAL,
+    REVEAL,
+    START,
+)
+
+
+@hot
+def nth_face_down(pub, rules, player, n):
+    """Position of the ``n``-th (from 0) face-down card of ``player``."""
+    base = rules[R_OFF_VIEW] + player * 6
+    for k in range(6):
+        if pub[base + k] < 0:
+            if n == 0:
+                return k
+            n -= 1
+    return -1
+
+
+@hot
+def random_legal(pub, rules, agent_rng, player):
+    """A uniformly random legal action, found by counting the legal set (any phase)."""
+    count = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            count += 1
+    pick = rand_below(agent_rng, player, count)
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@hot
+def random_act(pub, rules, params, agent_rng, player):
+    """Uniform over the legal actions; the common phases are counted directly for speed."""
+    phase = pub[PHASE]
+    if phase == START:
+        hidden = face_down_count(pub, rules, player) if rules[R_REVEAL] == 1 else 0
+        r = rand_below(agent_rng, player, 7 + hidden)
+        if r < 7:
+            return r  # take the discard to position r (0..5), or 6: draw
+        return REVEAL + nth_face_down(pub, rules, player, r - 7)
+    if phase == HOLD:
+        return PLACE_DRAWN + rand_below(agent_rng, player, 7)  # place at 0..5 or throw
+    if phase == FLIP_PHASE:
+        hidden = face_down_count(pub, rules, player)
+        r = rand_below(agent_rng, player, hidden + (1 if rules[R_DISCARD_FLIP] == 1 else 0))
+        if r == hidden:
+            return PASS
+        return FLIP + nth_face_down(pub, rules, player, r)
+    return random_legal(pub, rules, agent_rng, player)

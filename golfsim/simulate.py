@@ -1,0 +1,332 @@
+"""The batch simulator: many independent N-hole games in compiled parallel loops, from one seed.
+
+Game ``g`` of a run depends only on ``(seed, g)``: its hole ``h`` is dealt from ``deal_state(seed, g, h)`` and seat
+``p`` decides with ``agent_state(agent_seed, g, p)``. So results are identical whatever the thread count, the batch
+size or the order the games run in, and two runs with different agents but the same seed play identical deals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
+from agents.dispatch import decide, placeholder_user_agent
+from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.jit import hot
+from golfsim.rng import agent_state, check_seed, deal_state
+from golfsim.rules import (
+    CURRENT,
+    DONE,
+    END_REASON,
+    ENDER,
+    PHASE,
+    PHASE_NAMES,
+    R_HID_SIZE,
+    R_HOLES,
+    R_PLAYERS,
+    R_PUB_SIZE,
+    TRUNCATED,
+    TURN,
+    Rules,
+    action_name,
+)
+
+DEFAULT_BATCH = 20_000
+
+
+class IllegalActionError(RuntimeError):
+    """An agent returned an action that is not legal; the message names the agent and the move."""
+
+
+@hot
+def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, user_fns,
+              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error):
+    """Play every hole of game ``game``, writing one row of each output array.
+
+    ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
+    """
+    players = rules[R_PLAYERS]
+    for p in range(players):
+        agent_rng[p] = agent_state(agent_seed, game, p)
+        totals[p] = 0
+    for h in range(rules[R_HOLES]):
+        deal_rng[0] = deal_state(deal_seed, game, h)
+        deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
+        while pub[PHASE] != DONE:
+            p = pub[CURRENT]
+            a = decide(agent_ids[p], user_fns, pub, rules, params[p], agent_rng, p)
+            if not is_legal(pub, rules, a):
+                error[0] = h + 1
+                error[1] = p
+                error[2] = a
+                error[3] = pub[PHASE]
+                return
+            apply_action(pub, hid, rules, deal_rng, a)
+        deal_scores(hid, rules, scores)
+        for p in range(players):
+            hole_scores[h, p] = scores[p]
+            totals[p] += scores[p]
+        turns[h] = pub[TURN]
+        enders[h] = pub[ENDER]
+        reasons[h] = pub[END_REASON]
+
+
+@njit(cache=True, parallel=True)
+def play_games(rules, agent_ids, params, user_fns, deal_seed, agent_seed, first_game, n_chunks,
+               hole_scores, turns, enders, reasons, errors):
+    """Play games ``first_game .. first_game + len(hole_scores) - 1`` in parallel chunks."""
+    n = hole_scores.shape[0]
+    players = rules[R_PLAYERS]
+    for c in prange(n_chunks):
+        lo = c * n // n_chunks
+        hi = (c + 1) * n // n_chunks
+        pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int16)
+        hid = np.zeros(rules[R_HID_SIZE], dtype=np.int16)
+        deal_rng = np.zeros(1, dtype=np.uint64)
+        agent_rng = np.zeros(players, dtype=np.uint64)
+        totals = np.zeros(players, dtype=np.int32)
+        scores = np.zeros(players, dtype=np.int32)
+        for i in range(lo, hi):
+            play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, user_fns,
+                      deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i],
+                      errors[i])
+
+
+# ---------------------------------------------------------------- Python side
+@dataclass(frozen=True)
+class Table:
+    """Who plays: the rules and one agent per seat, resolved and validated."""
+
+    rules: Rules
+    agents: tuple[AgentChoice, ...]
+
+    @classmethod
+    def make(cls, agents: Sequence, rules: Rules | None = None) -> Table:
+        rules = Rules(players=len(agents)) if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
+        if isinstance(agents, str):
+            agents = [a for a in agents.split(",")]
+        choices = tuple(parse_agent(a) for a in agents)
+        if len(choices) != rules.players:
+            raise ValueError(
+                f"{len(choices)} agents given for {rules.players} seats; give one agent per seat "
+                f"(or set players={len(choices)})"
+            )
+        return cls(rules, choices)
+
+    def kernel_arguments(self):
+        """Agent ids, parameter rows and the user-function tuple for the kernels."""
+        user_fns: list = []
+        ids = np.zeros(len(self.agents), dtype=np.int64)
+        params = np.zeros((len(self.agents), MAX_PARAMS), dtype=np.float64)
+        for seat, choice in enumerate(self.agents):
+            spec = choice.spec
+            if spec.python is not None:
+                raise ValueError(
+                    f"agent {choice.label!r} is a plain-Python agent; it plays through golfsim.env.play_game "
+                    "(the step API), not the compiled batch simulator"
+                )
+            if spec.builtin_id is not None:
+                ids[seat] = spec.builtin_id
+            else:
+                if spec.function not in user_fns:
+                    user_fns.append(spec.function)
+                ids[seat] = USER_AGENT_BASE + user_fns.index(spec.function)
+            params[seat] = choice.param_vector()
+        return ids, params, tuple(user_fns) if user_fns else (placeholder_user_agent,)
+
+
+@contextlib.contextmanager
+def numba_threads(threads: int | None):
+    """Run the block with ``threads`` Numba threads (``None``: all), restoring the previous setting."""
+    if threads is None:
+        yield numba.config.NUMBA_NUM_THREADS
+        return
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads={threads} but this machine allows at most {numba.config.NUMBA_NUM_THREADS}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(int(threads))
+    try:
+        yield int(threads)
+    finally:
+        numba.set_num_threads(before)
+
+
+@dataclass
+class Batch:
+    """Raw results of games ``first_game ..`` (arrays indexed by game, hole, seat)."""
+
+    first_game: int
+    hole_scores: np.ndarray  # int16 [n, holes, players]
+    turns: np.ndarray  # int16 [n, holes]
+    enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
+    reasons: np.ndarray  # int8 [n, holes], END_REASON codes
+
+    @property
+    def totals(self) -> np.ndarray:
+        return self.hole_scores.sum(axis=1, dtype=np.int32)
+
+
+def _check_count(name, value, allow_zero=False):
+    low = 0 if allow_zero else 1
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    return int(value)
+
+
+def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | None = None, first_game: int = 0,
+                 batch_size: int = DEFAULT_BATCH, threads: int | None = None) -> Iterator[Batch]:
+    """Play ``games`` games in batches, yielding each batch's raw arrays as soon as it is done.
+
+    Stopping the iteration (or Ctrl-C between batches) keeps every batch already yielded; memory stays that of
+    one batch.
+    """
+    games = _check_count("games", games, allow_zero=True)
+    batch_size = _check_count("batch_size", batch_size)
+    seed = check_seed(seed)
+    agent_seed = seed if agent_seed is None else check_seed(agent_seed)
+    first_game = _check_count("first_game", first_game, allow_zero=True)
+    rules = table.rules.pack()
+    ids, params, user_fns = table.kernel_arguments()
+    holes, players = table.rules.holes, table.rules.players
+    with numba_threads(threads) as nthreads:
+        done = 0
+        while done < games:
+            n = min(batch_size, games - done)
+            hole_scores = np.zeros((n, holes, players), dtype=np.int16)
+            turns = np.zeros((n, holes), dtype=np.int16)
+            enders = np.full((n, holes), -1, dtype=np.int8)
+            reasons = np.zeros((n, holes), dtype=np.int8)
+            errors = np.zeros((n, 4), dtype=np.int64)
+            n_chunks = min(n, 8 * max(nthreads, 1))
+            start = first_game + done
+            play_games(rules, ids, params, user_fns, np.uint64(seed), np.uint64(agent_seed), start, n_chunks,
+                       hole_scores, turns, enders, reasons, errors)
+            bad = np.flatnonzero(errors[:, 0])
+            if bad.size:
+                i = int(bad[0])
+                hole, seat, action, phase = (int(x) for x in errors[i])
+                raise IllegalActionError(
+                    f"agent {table.agents[seat].label!r} (seat {seat}) returned the illegal action {action} "
+                    f"({action_name(action)}) in the {PHASE_NAMES[phase]} phase of game {start + i}, hole {hole - 1}"
+                )
+            done += n
+            yield Batch(start, hole_scores, turns, enders, reasons)
+
+
+@dataclass
+class SimulationResult:
+    """Everything a batch run produced.
+
+    Attributes
+    ----------
+    table : Table
+        Rules and agents.
+    seed : int
+    players : pandas.DataFrame
+        One row per game and seat: ``game, seat, agent, total, win_share, hole_1 .. hole_N``.
+    deals : pandas.DataFrame
+        One row per game and hole: ``game, hole, first_player, turns, went_out`` (seat or -1),
+        ``end_reason`` (went_out / stock_exhausted / truncated), ``truncated``, ``score_0 .. score_{P-1}``.
+    """
+
+    table: Table
+    seed: int
+    players: pd.DataFrame
+    deals: pd.DataFrame
+
+    @property
+    def truncated_deals(self) -> int:
+        return int(self.deals["truncated"].sum())
+
+
+END_REASON_NAMES = ("running", "went_out", "stock_exhausted", "truncated")
+
+
+def win_shares(totals: np.ndarray) -> np.ndarray:
+    """Each seat's share of the win: 1/k to each of the k seats tied on the lowest total, else 0."""
+    best = totals.min(axis=1, keepdims=True)
+    winners = totals == best
+    return winners / winners.sum(axis=1, keepdims=True)
+
+
+def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
+             agent_seed: int | None = None, first_game: int = 0, batch_size: int = DEFAULT_BATCH,
+             threads: int | None = None) -> SimulationResult:
+    """Play ``games`` N-hole games of ``agents`` (one per seat) and return per-game and per-deal tables.
+
+    Parameters
+    ----------
+    agents : sequence of str or AgentChoice
+        One per seat, e.g. ``["greedy", "random"]``; a comma-separated string works too.
+    rules : Rules, optional
+        Defaults to the published game for ``len(agents)`` players. Use ``Rules(holes=1)`` to play single deals.
+    games : int
+        Number of games.
+    seed : int
+        Seeds the deals; the agents' streams come from ``agent_seed`` (default: the same number, a separate stream).
+    threads : int, optional
+        Numba threads (default all). Results do not depend on it, nor on ``batch_size``.
+
+    Returns
+    -------
+    SimulationResult
+    """
+    table = Table.make(agents, rules)
+    batches = list(iter_batches(table, games, seed, agent_seed=agent_seed, first_game=first_game,
+                                batch_size=batch_size, threads=threads))
+    return assemble(table, seed, batches)
+
+
+def assemble(table: Table, seed: int, batches: list[Batch]) -> SimulationResult:
+    """Turn raw batches into the DataFrames of a :class:`SimulationResult`."""
+    rules = table.rules
+    players, holes = rules.players, rules.holes
+    if batches:
+        hole_scores = np.concatenate([b.hole_scores for b in batches])
+        turns = np.concatenate([b.turns for b in batches])
+        enders = np.concatenate([b.enders for b in batches])
+        reasons = np.concatenate([b.reasons for b in batches])
+        first = batches[0].first_game
+    else:
+        hole_scores = np.zeros((0, holes, players), dtype=np.int16)
+        turns = np.zeros((0, holes), dtype=np.int16)
+        enders = reasons = np.zeros((0, holes), dtype=np.int8)
+        first = 0
+    n = hole_scores.shape[0]
+    game_ids = np.arange(first, first + n)
+    totals = hole_scores.sum(axis=1, dtype=np.int32)
+    shares = win_shares(totals) if n else np.zeros((0, players))
+    labels = [a.label for a in table.agents]
+    player_frame = pd.DataFrame({
+        "game": np.repeat(game_ids, players),
+        "seat": np.tile(np.arange(players), n),
+        "agent": pd.Categorical(np.tile(labels, n) if n else [], categories=list(dict.fromkeys(labels))),
+        "total": totals.reshape(-1),
+        "win_share": shares.reshape(-1),
+    })
+    flat = hole_scores.transpose(0, 2, 1).reshape(n * players, holes)
+    for h in range(holes):
+        player_frame[f"hole_{h + 1}"] = flat[:, h]
+    deal_frame = pd.DataFrame({
+        "game": np.repeat(game_ids, holes),
+        "hole": np.tile(np.arange(holes), n),
+        "first_player": np.tile(np.arange(holes) % players, n),
+        "turns": turns.reshape(-1),
+        "went_out": enders.reshape(-1),
+        "end_reason": pd.Categorical.from_codes(reasons.reshape(-1).astype(np.int64), categories=END_REASON_NAMES),
+        "truncated": (reasons == TRUNCATED).reshape(-1),
+    })
+    for p in range(players):
+        deal_frame[f"score_{p}"] = hole_scores[:, :, p].reshape(-1)
+    return SimulationResult(table, seed, player_frame, deal_frame)
