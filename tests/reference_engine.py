@@ -1,0 +1,367 @@
+"""A slow, plain-Python reference engine for one deal of six-card Golf.
+
+This module exists to cross-check the compiled engine: it is written independently from the rules contract
+(``shared/RULES.md``) and the specification in the docstring of ``golfsim/rules.py``, for clarity rather than speed.
+The only thing it takes from ``golfsim`` is a ``Rules`` object, read as a plain bag of options (``players``, ``decks``,
+``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``, ``end``, ``twos_pair``,
+``four_of_a_kind_bonus``, ``turn_cap``); points and the pack are worked out here from those options.
+
+Cards are rank codes: 0 joker, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king. A layout is six codes; positions 0, 1, 2
+are the top row and 3, 4, 5 the bottom row, so column ``i`` holds positions ``i`` and ``i + 3``.
+
+Actions (one flat space of 27 ids):
+
+* ``0..5``   take the top discard to position k (START)
+* ``6``      draw the top stock card (START -> HOLD)
+* ``7..12``  reveal face-down position k instead of drawing (START, only with ``reveal_instead_of_draw``)
+* ``13..18`` place the drawn card at position k (HOLD)
+* ``19``     throw the drawn card on the discard (HOLD; then FLIP with ``discard_and_flip`` may/must)
+* ``20..25`` flip face-down position k (OPEN: two per player in seat order; FLIP: after a throw)
+* ``26``     pass (FLIP, only with ``discard_and_flip="may"``)
+
+Example::
+
+    deal = ReferenceDeal(Rules(players=2), deck, first_player=0, reshuffle=my_shuffle)
+    while not deal.done:
+        deal.step(choose(deal.legal_actions()))
+    deal.scores()
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------- card codes, actions, phases
+JOKER, ACE, TWO, JACK, QUEEN, KING = 0, 1, 2, 11, 12, 13
+NUM_RANKS = 14
+
+TAKE_DISCARD = 0  # + position
+DRAW_STOCK = 6
+REVEAL = 7  # + position
+PLACE_DRAWN = 13  # + position
+THROW_DRAWN = 19
+FLIP = 20  # + position
+PASS = 26
+
+OPEN, START, HOLD, FLIP_PHASE, DONE = 0, 1, 2, 3, 4
+PHASE_NAMES = {OPEN: "open", START: "start", HOLD: "hold", FLIP_PHASE: "flip", DONE: "done"}
+
+RUNNING, WENT_OUT, STOCK_EXHAUSTED, TRUNCATED = 0, 1, 2, 3
+
+POSITIONS = range(6)
+JOKER_POINTS = {"minus2": -2, "minus5": -5, "minus3": -3, "zero": 0}
+
+
+# ---------------------------------------------------------------- points, pack, scoring
+def card_points(rules) -> dict[int, int]:
+    """Points of every rank code 0..13 (the joker's entry is 0 when the pack has no jokers)."""
+    points = {ACE: 1, TWO: -2, JACK: 10, QUEEN: 10, KING: 0}
+    for pips in range(3, 11):
+        points[pips] = pips
+    points[JOKER] = JOKER_POINTS.get(rules.jokers, 0)
+    if rules.jokers == "minus2":
+        points[TWO] = 2  # the Pagat variant: jokers take the negative value, twos turn positive
+    return dict(sorted(points.items()))
+
+
+def deck_composition(rules) -> dict[int, int]:
+    """Copies of every rank code 0..13 in the pack: four per deck, plus two jokers per deck when jokers are in."""
+    copies = {rank: 4 * rules.decks for rank in range(1, NUM_RANKS)}
+    copies[JOKER] = 2 * rules.decks if rules.jokers != "none" else 0
+    return dict(sorted(copies.items()))
+
+
+def pack_size(rules) -> int:
+    """Number of cards in the pack."""
+    return sum(deck_composition(rules).values())
+
+
+def _check_layout(cards) -> list[int]:
+    cards = [operator.index(card) for card in cards]
+    if len(cards) != 6:
+        raise ValueError(f"a layout has six cards, got {len(cards)}: {cards}")
+    for card in cards:
+        if not 0 <= card < NUM_RANKS:
+            raise ValueError(f"{card} is not a rank code (0 joker .. 13 king)")
+    return cards
+
+
+def column_scores(cards, rules) -> list[int]:
+    """Score of each column (top card at position i, bottom card at i + 3); no four-of-a-kind bonus."""
+    cards = _check_layout(cards)
+    points = card_points(rules)
+    scores = []
+    for column in range(3):
+        top, bottom = cards[column], cards[column + 3]
+        if top != bottom:
+            scores.append(points[top] + points[bottom])
+        elif top == TWO and rules.twos_pair == "keep_negative":
+            scores.append(2 * points[TWO])
+        else:
+            scores.append(0)  # a pair of equal ranks cancels
+    return scores
+
+
+def score_layout(cards, rules) -> int:
+    """Deal score of a fully known layout: the three columns, plus the bonus once per rank paired in 2+ columns."""
+    cards = _check_layout(cards)
+    total = sum(column_scores(cards, rules))
+    paired_columns = Counter(cards[column] for column in range(3) if cards[column] == cards[column + 3])
+    for columns in paired_columns.values():  # how many columns each paired rank fills
+        if columns >= 2:
+            total += rules.four_of_a_kind_bonus
+    return total
+
+
+# ---------------------------------------------------------------- one deal
+@dataclass
+class Seat:
+    """One player's six cards (true ranks) and which of them are face up."""
+
+    cards: list[int]
+    face_up: list[bool]
+
+    def face_down_positions(self) -> list[int]:
+        return [k for k in POSITIONS if not self.face_up[k]]
+
+    def all_face_up(self) -> bool:
+        return all(self.face_up)
+
+
+class ReferenceDeal:
+    """One deal played action by action, from a given deck order and a given reshuffle function."""
+
+    def __init__(self, rules, deck, first_player, reshuffle):
+        """Deal ``deck`` (the whole pack, top card first) and start the opening flips.
+
+        Card i of the first 6P goes to player (first_player + i) % P at position i // P, the next card starts the
+        discard pile, the rest is the stock (top first). ``reshuffle(cards_bottom_first)`` is called whenever the
+        stock has to be rebuilt from the discards under the top one; it must return the same cards as the new stock,
+        top card first.
+        """
+        self.rules = rules
+        self.players = rules.players
+        self.reshuffle = reshuffle
+        deck = [operator.index(card) for card in deck]
+        composition = deck_composition(rules)
+        if len(deck) != pack_size(rules):
+            raise ValueError(f"the deck must have {pack_size(rules)} cards for these rules, got {len(deck)}")
+        counts = Counter(deck)
+        for rank in sorted(counts.keys() | composition.keys()):
+            if counts.get(rank, 0) != composition.get(rank, 0):
+                raise ValueError(f"the deck is not a permutation of the pack: it has {counts.get(rank, 0)} "
+                                 f"card(s) of rank code {rank}, the pack has {composition.get(rank, 0)}")
+        first_player = operator.index(first_player)
+        if not 0 <= first_player < self.players:
+            raise ValueError(f"first_player must be 0..{self.players - 1}, got {first_player}")
+
+        n_dealt = 6 * self.players
+        self.seats = [Seat(cards=[-1] * 6, face_up=[False] * 6) for _ in range(self.players)]
+        for i in range(n_dealt):
+            self.seats[(first_player + i) % self.players].cards[i // self.players] = deck[i]
+        self.discard = [deck[n_dealt]]  # bottom first
+        self.stock = deck[n_dealt + 1:]  # top first
+
+        self.first = first_player
+        self.phase = OPEN
+        self.current = first_player
+        self.held = -1
+        self.turn = 0
+        self.ender = -1
+        self.final_left = -1
+        self.end_reason = RUNNING
+        self.recycles = 0
+        self.unseen = [composition[rank] for rank in range(NUM_RANKS)]
+        self.stock_known = [0] * NUM_RANKS
+        self.opening_first_flip = -1  # the current player's first opening flip, while they make their second
+        self._see(self.discard[-1])
+
+    # ------------------------------------------------------------ queries
+    @property
+    def done(self) -> bool:
+        return self.phase == DONE
+
+    def legal_actions(self) -> list[int]:
+        """Sorted ids of the actions the current player may take now; empty when the deal is over."""
+        seat = self.seats[self.current]
+        face_down = seat.face_down_positions()
+        if self.phase == OPEN:
+            first = self.opening_first_flip
+            if first < 0:
+                allowed = face_down
+            elif self.rules.opening_flips == "same_column":
+                allowed = [(first + 3) % 6]
+            elif self.rules.opening_flips == "different_columns":
+                allowed = [k for k in face_down if k % 3 != first % 3]
+            else:
+                allowed = face_down
+            return [FLIP + k for k in allowed]
+        if self.phase == START:
+            actions = [TAKE_DISCARD + k for k in POSITIONS] + [DRAW_STOCK]
+            if self.rules.reveal_instead_of_draw:
+                actions += [REVEAL + k for k in face_down]
+            return actions
+        if self.phase == HOLD:
+            return [PLACE_DRAWN + k for k in POSITIONS] + [THROW_DRAWN]
+        if self.phase == FLIP_PHASE:
+            actions = [FLIP + k for k in face_down]
+            if self.rules.discard_and_flip == "may":
+                actions.append(PASS)
+            return actions
+        return []
+
+    def scores(self) -> list[int]:
+        """Each player's deal score; only once the deal is over."""
+        if not self.done:
+            raise ValueError("the deal is not over yet; scores are only known when it is done")
+        return [score_layout(seat.cards, self.rules) for seat in self.seats]
+
+    def snapshot(self) -> dict:
+        """The whole state as ints and lists of ints (stock top first, discard bottom first)."""
+        return {
+            "phase": self.phase,
+            "current": self.current,
+            "held": self.held,
+            "turn": self.turn,
+            "ender": self.ender,
+            "final_left": self.final_left,
+            "end_reason": self.end_reason,
+            "recycles": self.recycles,
+            "first": self.first,
+            "layouts": [list(seat.cards) for seat in self.seats],
+            "face_up": [[int(up) for up in seat.face_up] for seat in self.seats],
+            "stock": list(self.stock),
+            "discard": list(self.discard),
+            "unseen": list(self.unseen),
+            "stock_known": list(self.stock_known),
+        }
+
+    # ------------------------------------------------------------ acting
+    def step(self, action) -> None:
+        """Apply one action of the current player; ValueError (state unchanged) if it is not legal now."""
+        legal = self.legal_actions()
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action {action!r} is not an action id; legal now: {legal}") from None
+        if action not in legal:
+            raise ValueError(f"action {action} is not legal in phase {PHASE_NAMES[self.phase]} for player "
+                             f"{self.current}; legal actions: {legal}")
+        seat = self.seats[self.current]
+
+        if self.phase == OPEN:
+            self._turn_up(seat, action - FLIP)
+            if self.opening_first_flip < 0:
+                self.opening_first_flip = action - FLIP
+                return
+            self.opening_first_flip = -1
+            following = (self.current + 1) % self.players
+            if following == self.first:
+                self._begin_turn(self.first)
+            else:
+                self.current = following
+        elif self.phase == START:
+            if action < DRAW_STOCK:  # take the top discard; it must be placed
+                taken = self.discard.pop()
+                self._put(seat, action - TAKE_DISCARD, taken)
+                self._end_turn()
+            elif action == DRAW_STOCK:
+                drawn = self.stock.pop(0)
+                if self.recycles == 0:
+                    self._see(drawn)
+                else:
+                    self.stock_known[drawn] -= 1
+                self.held = drawn
+                self.phase = HOLD
+            else:  # reveal instead of drawing
+                self._turn_up(seat, action - REVEAL)
+                self._end_turn()
+        elif self.phase == HOLD:
+            drawn, self.held = self.held, -1
+            if action == THROW_DRAWN:
+                self.discard.append(drawn)
+                if self.rules.discard_and_flip != "off" and seat.face_down_positions():
+                    self.phase = FLIP_PHASE
+                else:
+                    self._end_turn()
+            else:
+                self._put(seat, action - PLACE_DRAWN, drawn)
+                self._end_turn()
+        elif self.phase == FLIP_PHASE:
+            if action != PASS:
+                self._turn_up(seat, action - FLIP)
+            self._end_turn()
+
+    # ------------------------------------------------------------ helpers
+    def _see(self, card: int) -> None:
+        """A card nobody had seen is now seen face up."""
+        self.unseen[card] -= 1
+
+    def _turn_up(self, seat: Seat, position: int) -> None:
+        seat.face_up[position] = True
+        self._see(seat.cards[position])
+
+    def _put(self, seat: Seat, position: int, card: int) -> None:
+        """Place ``card`` face up at ``position``; the old card goes face up on the discard pile."""
+        old = seat.cards[position]
+        if not seat.face_up[position]:
+            self._see(old)
+        seat.cards[position] = card
+        seat.face_up[position] = True
+        self.discard.append(old)
+
+    def _end_turn(self) -> None:
+        player = self.current
+        following = (player + 1) % self.players
+        if self.ender == -1 and self.seats[player].all_face_up():
+            self.ender = player
+            if self.rules.end == "immediate":
+                self._finish(WENT_OUT)
+            else:  # one last turn for each other player, clockwise
+                self.final_left = self.players - 1
+                self._begin_turn(following)
+        elif self.ender >= 0:  # a final turn of the one-last-turn circuit
+            self.final_left -= 1
+            if self.final_left == 0:
+                self._finish(WENT_OUT)
+            else:
+                self._begin_turn(following)
+        else:
+            self._begin_turn(following)
+
+    def _begin_turn(self, player: int) -> None:
+        self.current = player
+        if self.turn == self.rules.turn_cap:
+            self._finish(TRUNCATED)
+            return
+        if not self.stock:
+            if len(self.discard) > 1:
+                self._recycle()
+            else:
+                self._finish(STOCK_EXHAUSTED)
+                return
+        self.turn += 1
+        self.phase = START
+
+    def _recycle(self) -> None:
+        """Keep the top discard; every card under it becomes the new stock, in the order reshuffle returns."""
+        under = self.discard[:-1]
+        new_stock = [operator.index(card) for card in self.reshuffle(list(under))]
+        if Counter(new_stock) != Counter(under):
+            raise ValueError(f"reshuffle must return a permutation of its {len(under)} cards {under}, got {new_stock}")
+        self.stock = new_stock
+        self.discard = self.discard[-1:]
+        self.recycles += 1
+        for card in under:
+            self.stock_known[card] += 1
+
+    def _finish(self, reason: int) -> None:
+        """End the deal: every face-down card is turned up for scoring."""
+        self.phase = DONE
+        self.end_reason = reason
+        self.held = -1
+        for seat in self.seats:
+            for position in seat.face_down_positions():
+                self._turn_up(seat, position)
