@@ -19,6 +19,7 @@ from numba import njit, prange
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
 from agents.dispatch import decide, placeholder_user_agent
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.errors import IllegalActionError
 from golfsim.jit import hot
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
@@ -39,10 +40,6 @@ from golfsim.rules import (
 )
 
 DEFAULT_BATCH = 20_000
-
-
-class IllegalActionError(RuntimeError):
-    """An agent returned an action that is not legal; the message names the agent and the move."""
 
 
 @hot

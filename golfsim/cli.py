@@ -1,0 +1,218 @@
+"""The ``golfsim`` command line: score, agents, bench, tournament, experiment, cache-clear.
+
+Every command turns bad input into one line on stderr and exit status 2. Machine formats (``--format json|csv``)
+keep stdout clean: progress and messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from golfsim.errors import IllegalActionError
+from golfsim.rules import Rules
+
+app = typer.Typer(
+    help="golfsim: a fast, faithful research toolkit for six-card Golf.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class ScoreFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def fail(message: str) -> None:
+    """Print one clear line to stderr and exit with status 2."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def clear_errors(fn):
+    """Turn the library's ValueError (bad input) into :func:`fail`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (ValueError, IllegalActionError) as e:
+            fail(str(e))
+
+    return wrapper
+
+
+# ---------------------------------------------------------------- shared rule flags
+Players = Annotated[int, typer.Option(help="Players at the table (2-12).")]
+Decks = Annotated[str, typer.Option(help="Decks: 'auto' (1 for 2-4 players, 2 for 5-8, 3 for 9-12) or a number.")]
+Jokers = Annotated[str, typer.Option(help="none, minus2 (jokers -2, twos +2), minus5, minus3 or zero.")]
+OpeningFlips = Annotated[str, typer.Option(help="Opening flips: any, same-column or different-columns.")]
+Reveal = Annotated[bool, typer.Option(help="Allow a turn that only reveals a face-down card.")]
+DiscardFlip = Annotated[str, typer.Option(help="After throwing a stock draw: off, may or must flip a card.")]
+End = Annotated[str, typer.Option(help="immediate, or one-last-turn for the others after someone goes out.")]
+TwosPair = Annotated[str, typer.Option(help="A column of two twos: zero, or keep-negative (-4).")]
+FourBonus = Annotated[int, typer.Option(help="Bonus added per rank paired in two columns, e.g. -10.")]
+Holes = Annotated[int, typer.Option(help="Deals per game.")]
+TurnCap = Annotated[int, typer.Option(help="Turns after which a deal is scored as it stands and counted truncated.")]
+
+
+def make_rules(players=2, decks="auto", jokers="none", opening_flips="any", reveal_instead_of_draw=False,
+               discard_and_flip="off", end="immediate", twos_pair="zero", four_of_a_kind_bonus=0, holes=9,
+               turn_cap=1000) -> Rules:
+    """Rules from CLI flag values (``decks`` may be the text 'auto' or a number)."""
+    if isinstance(decks, str) and decks.strip().lower() != "auto":
+        try:
+            decks = int(decks)
+        except ValueError:
+            raise ValueError(f"decks must be 'auto' or a whole number, got {decks!r}") from None
+    return Rules(players=players, decks=decks, jokers=jokers, opening_flips=opening_flips,
+                 reveal_instead_of_draw=reveal_instead_of_draw, discard_and_flip=discard_and_flip, end=end,
+                 twos_pair=twos_pair, four_of_a_kind_bonus=four_of_a_kind_bonus, holes=holes, turn_cap=turn_cap)
+
+
+# ---------------------------------------------------------------- score
+@app.command()
+@clear_errors
+def score(
+    layout: Annotated[str, typer.Argument(help="Six cards, top row / bottom row, e.g. '8 K 2 / 8 Q 3'.")],
+    jokers: Jokers = "none",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+):
+    """Score one layout, column by column."""
+    from golfsim.scoring import score_layout
+
+    result = score_layout(layout, Rules(jokers=jokers, twos_pair=twos_pair,
+                                        four_of_a_kind_bonus=four_of_a_kind_bonus))
+    if format is ScoreFormat.json:
+        print(json.dumps(result))
+        return
+    table = RichTable(title=f"{result['layout']}  ({result['rules']})")
+    for col in ("column", "top", "bottom", "points", "why"):
+        table.add_column(col, justify="right" if col == "points" else "left")
+    for c in result["columns"]:
+        table.add_row(str(c["column"] + 1), c["top"], c["bottom"], str(c["points"]), c["why"])
+    if result["bonus"]:
+        table.add_row("", "", "", str(result["bonus"]), "four-of-a-kind bonus")
+    table.add_row("", "", "", f"[bold]{result['score']}[/]", "[bold]score[/]")
+    out.print(table)
+
+
+# ---------------------------------------------------------------- agents
+@app.command("agents")
+def list_agents():
+    """List the registered agents, their parameters and defaults."""
+    from agents import REGISTRY
+
+    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
+    for col in ("agent", "kind", "description", "parameters (default)"):
+        table.add_column(col)
+    for name in sorted(REGISTRY):
+        spec = REGISTRY[name]
+        kind = "built-in" if spec.builtin_id is not None else "compiled" if spec.function is not None else "python"
+        params = "\n".join(f"{p.name}={p.default:g}: {p.doc}" for p in spec.params) or "-"
+        table.add_row(name, kind, spec.description, params)
+    out.print(table)
+
+
+# ---------------------------------------------------------------- bench
+@app.command()
+@clear_errors
+def bench(
+    agents: Annotated[str, typer.Option(help="One agent per seat, comma-separated.")] = "random,random",
+    deals: Annotated[int | None, typer.Option(help="Single deals to time (default 1,000,000 unless --games).")] = None,
+    games: Annotated[int | None, typer.Option(help="Time full N-hole games instead of single deals.")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+    repeats: Annotated[int, typer.Option(help="Timed repeats after the warm-up; the median is reported.")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
+    decks: Decks = "auto",
+    jokers: Jokers = "none",
+    opening_flips: OpeningFlips = "any",
+    reveal_instead_of_draw: Reveal = False,
+    discard_and_flip: DiscardFlip = "off",
+    end: End = "immediate",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    holes: Holes = 9,
+    format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+):
+    """Measure deals (or games) per second and compile time of the batch simulator."""
+    from golfsim.bench import run_benchmark
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if deals is None and games is None:
+        deals = 1_000_000
+    if deals is not None and games is not None:
+        raise ValueError("give --deals or --games, not both")
+    rules = make_rules(len(names), decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
+                       twos_pair, four_of_a_kind_bonus, holes)
+    if format is ScoreFormat.table:
+        err.print(f"warming up and timing {repeats} runs...", highlight=False)
+    result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed)
+    if format is ScoreFormat.json:
+        print(json.dumps(result))
+        return
+    table = RichTable(title=f"golfsim bench: {', '.join(result['agents'])} ({result['rules']})")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("deals per second (median)", f"{result['deals_per_second']:,.0f}")
+    if "games_per_second" in result:
+        table.add_row("games per second (median)", f"{result['games_per_second']:,.0f}")
+    for key in ("deals", "threads", "repeats"):
+        table.add_row(key, f"{result[key]:,}")
+    table.add_row("runs (s)", ", ".join(f"{s:.3f}" for s in result["seconds"]))
+    table.add_row("compile or cache load (s)", f"{result['compile_seconds']:.2f}")
+    table.add_row("peak memory (MiB)", f"{result['peak_rss_mb']:.0f}")
+    table.add_row("threading layer", result["threading_layer"])
+    out.print(table)
+
+
+# ---------------------------------------------------------------- cache
+@app.command("cache-clear")
+def cache_clear():
+    """Delete golfsim's compiled-function cache (Numba's cache does not notice every source edit)."""
+    import os
+    from pathlib import Path
+
+    import agents
+    import golfsim
+
+    roots = [Path(golfsim.__file__).parent, Path(agents.__file__).parent]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        roots.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    removed = 0
+    for root in roots:
+        for pattern in ("*.nbi", "*.nbc"):
+            for f in root.rglob(pattern):
+                f.unlink()
+                removed += 1
+    err.print(f"removed {removed} cached files", highlight=False)
+
+
+def main() -> None:
+    """Entry point of the ``golfsim`` console script."""
+    np.seterr(all="ignore")
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
