@@ -1,0 +1,122 @@
+"""The step API: observation holds only what a player may know; illegal moves and bad input are refused."""
+
+import random
+
+import numpy as np
+import pytest
+
+from golfsim.env import GolfEnv, play_game
+from golfsim.errors import IllegalActionError
+from golfsim.rules import DRAW_STOCK, HOLD, R_HID_STOCK, STOCK_N, THROW_DRAWN, Rules
+
+
+def scramble_hidden(env: GolfEnv, rng: random.Random) -> None:
+    """Permute every card nobody may see: face-down layout cards and the stock, in place."""
+    snap = env.snapshot()
+    players = env.rules.players
+    hidden_slots = [6 * p + k for p in range(players) for k in range(6) if not snap["face_up"][p][k]]
+    hs = int(env.packed[R_HID_STOCK])
+    hidden_slots += list(range(hs, hs + int(env.pub[STOCK_N])))
+    cards = [int(env.hid[i]) for i in hidden_slots]
+    rng.shuffle(cards)
+    for slot, card in zip(hidden_slots, cards, strict=True):
+        env.hid[slot] = card
+
+
+def comparable(obs: dict) -> dict:
+    return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in obs.items() if k != "rules"}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=4, jokers="minus2", end="one_last_turn")])
+def test_scrambling_hidden_cards_changes_no_observation(rules):
+    env = GolfEnv(rules)
+    chooser = random.Random(1)
+    checked = 0
+    for game in range(40):
+        env.reset(3, game=game)
+        while not env.done:
+            before = [comparable(env.observe(p)) for p in range(rules.players)]
+            scramble_hidden(env, chooser)
+            after = [comparable(env.observe(p)) for p in range(rules.players)]
+            assert before == after
+            checked += 1
+            env.step(chooser.choice(env.legal_actions()))
+    assert checked > 500
+
+
+def test_only_the_drawer_sees_the_drawn_card():
+    env = GolfEnv(Rules())
+    env.reset(0)
+    while env.phase == "open":
+        env.step(env.legal_actions()[0])
+    drawer = env.current_player
+    env.step(DRAW_STOCK)
+    assert env.pub[0] == HOLD
+    assert env.observe(drawer)["held"] is not None
+    assert env.observe(1 - drawer)["held"] is None
+    assert env.observe(1 - drawer)["observation"][2] == -1
+    assert env.observe(1 - drawer)["action_mask"].sum() == 0
+
+
+def test_explicit_deck_deals_as_rules_md_describes():
+    ranks = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] * 4
+    env = GolfEnv(Rules())
+    env.reset(deck=ranks)
+    snap = env.snapshot()
+    assert snap["layouts"][0] == [1, 3, 5, 7, 9, 11]  # player 0 gets cards 0, 2, 4, ...
+    assert snap["layouts"][1] == [2, 4, 6, 8, 10, 12]
+    assert snap["discard"] == [13]
+    assert snap["stock"][:2] == [1, 2]
+    assert "A 2 3" not in env.render()  # face-down cards are not shown
+
+
+def test_render_shows_the_table():
+    env = GolfEnv(Rules())
+    env.reset(1)
+    text = env.render()
+    assert "player 0: ? ? ? / ? ? ?" in text and "stock 39 cards" in text
+
+
+def test_illegal_action_names_the_action_and_the_legal_set():
+    env = GolfEnv(Rules())
+    env.reset(0)
+    with pytest.raises(ValueError, match=r"action 6 \(draw from stock\) is not legal .* open phase; legal: 20"):
+        env.step(DRAW_STOCK)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step("flip")
+
+
+def test_python_agent_returning_an_illegal_move_is_named():
+    def stubborn(observation):
+        return THROW_DRAWN
+
+    with pytest.raises(IllegalActionError, match=r"agent 'stubborn' \(seat 1\).*action 19"):
+        play_game(["random", stubborn], Rules(), seed=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda env: env.reset(-1), "seed"),
+        (lambda env: env.reset(0, game=-2), "game must be"),
+        (lambda env: env.reset(deck=[1] * 52), "not the pack these rules use"),
+        (lambda env: env.reset(deck=[1, 2, 3]), "all 52 cards"),
+        (lambda env: env.reset(deck=["Z"] * 52), "'Z' is not a card"),
+        (lambda env: env.reset(0, totals=[1, 2, 3]), "totals must be 2"),
+        (lambda env: env.observe(5), "player must be 0..1"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(call, message):
+    env = GolfEnv(Rules())
+    env.reset(0)
+    with pytest.raises(ValueError, match=message):
+        call(env)
+
+
+def test_scores_before_the_end_and_play_before_reset_are_refused():
+    env = GolfEnv(Rules())
+    with pytest.raises(RuntimeError, match="reset"):
+        env.legal_actions()
+    env.reset(0)
+    with pytest.raises(RuntimeError, match="not over"):
+        env.scores()
