@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from golfsim.jit import hot
+from golfsim.jit import hot, leaf
 from golfsim.rng import below
 from golfsim.rules import (
     CURRENT,
@@ -166,13 +166,13 @@ def shuffled_deck(rules, deal_rng):
 
 
 # ---------------------------------------------------------------- small queries on pub
-@hot
+@leaf
 def is_face_up(pub, rules, player, pos):
     """True when the card at ``pos`` of ``player`` is face up."""
     return pub[rules[R_OFF_VIEW] + player * 6 + pos] >= 0
 
 
-@hot
+@leaf
 def face_down_count(pub, rules, player):
     """How many of ``player``'s six cards are face down."""
     base = rules[R_OFF_VIEW] + player * 6
@@ -183,14 +183,14 @@ def face_down_count(pub, rules, player):
     return c
 
 
-@hot
+@leaf
 def top_discard(pub, rules):
     """Rank of the top discard."""
     return pub[rules[R_OFF_DISCARD] + pub[DISCARD_N] - 1]
 
 
 # ---------------------------------------------------------------- legality
-@hot
+@leaf
 def is_legal(pub, rules, action):
     """Whether ``action`` is legal now for the player to move; it reads only public state."""
     phase = pub[PHASE]
@@ -241,7 +241,7 @@ def legal_mask(pub, rules, mask):
 
 
 # ---------------------------------------------------------------- state changes
-@hot
+@leaf
 def _turn_up(pub, hid, rules, p, k):
     idx = p * 6 + k
     card = hid[idx]
@@ -249,19 +249,19 @@ def _turn_up(pub, hid, rules, p, k):
     pub[rules[R_OFF_UNSEEN] + card] -= 1
 
 
-@hot
+@leaf
 def _push_discard(pub, rules, card):
     pub[rules[R_OFF_DISCARD] + pub[DISCARD_N]] = card
     pub[DISCARD_N] += 1
 
 
-@hot
+@leaf
 def _pop_discard(pub, rules):
     pub[DISCARD_N] -= 1
     return pub[rules[R_OFF_DISCARD] + pub[DISCARD_N]]
 
 
-@hot
+@leaf
 def _replace(pub, hid, rules, p, k, card):
     """Put ``card`` face up at ``k``; the old card goes face up on the discard pile."""
     idx = p * 6 + k
@@ -310,7 +310,7 @@ def _recycle(pub, hid, rules, deal_rng):
     pub[RECYCLES] += 1
 
 
-@hot
+@leaf
 def begin_turn(pub, hid, rules, deal_rng, p):
     """Give the turn to ``p``: end a deal at the turn cap, recycle an empty stock or end the deal without one."""
     pub[CURRENT] = p
@@ -327,7 +327,7 @@ def begin_turn(pub, hid, rules, deal_rng, p):
     pub[PHASE] = START
 
 
-@hot
+@leaf
 def _end_turn(pub, hid, rules, deal_rng):
     p = pub[CURRENT]
     players = rules[R_PLAYERS]
@@ -346,7 +346,7 @@ def _end_turn(pub, hid, rules, deal_rng):
     begin_turn(pub, hid, rules, deal_rng, (p + 1) % players)
 
 
-@hot
+@leaf
 def apply_action(pub, hid, rules, deal_rng, action):
     """Play ``action`` for the player to move. The caller has checked it with ``is_legal``."""
     p = pub[CURRENT]
@@ -398,7 +398,7 @@ def apply_action(pub, hid, rules, deal_rng, action):
 
 
 # ---------------------------------------------------------------- scoring
-@hot
+@leaf
 def column_score(a, b, rules):
     """Score of one column with top card ``a`` and bottom card ``b`` (no bonus)."""
     if a == b:

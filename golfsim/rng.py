@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from golfsim.jit import hot
+from golfsim.jit import hot, leaf
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -27,7 +27,7 @@ _AGENT_PURPOSE = np.uint64(0x8CB92BA72F3D8DD7)
 MAX_SEED = 2**63 - 1
 
 
-@hot
+@leaf
 def mix64(z):
     """The splitmix64 finaliser: a bijection on uint64 that scatters nearby inputs."""
     z = np.uint64(z)
@@ -56,7 +56,7 @@ def agent_state(agent_seed, game, seat):
     return stream_state(np.uint64(agent_seed) ^ _AGENT_PURPOSE, game, seat)
 
 
-@hot
+@leaf
 def next_u64(rng, i):
     """Advance stream ``rng[i]`` and return its next 64 random bits."""
     s = rng[i] + GOLDEN
@@ -64,13 +64,13 @@ def next_u64(rng, i):
     return mix64(s)
 
 
-@hot
+@leaf
 def below(rng, i, n):
     """A uniform integer in ``[0, n)`` from stream ``rng[i]`` (Lemire's multiply-shift; n < 2**32)."""
     return np.int64(((next_u64(rng, i) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@hot
+@leaf
 def uniform(rng, i):
     """A uniform float in ``[0, 1)`` from stream ``rng[i]`` (53 random bits)."""
     return np.float64(next_u64(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
