@@ -93,18 +93,38 @@ def _reset_public(pub, rules, hole, first, totals):
         pub[ou + r] = rules[R_COUNTS + r]
 
 
+@leaf
+def _take_top(hid, rules, deal_rng, stock_n):
+    """The card at the top of a stock of ``stock_n`` cards, fixing its place first if the shuffle has not yet.
+
+    Slots at or above the cursor are shuffled; taking slot ``s`` below it does the Fisher-Yates step for ``s``
+    (swap with a uniform slot in ``0..s``), exactly the step ``shuffled_deck`` does for that deck position.
+    """
+    hs = rules[R_HID_STOCK]
+    cursor = hs + rules[R_NCARDS]
+    s = stock_n - 1
+    if s < hid[cursor]:
+        if s > 0:
+            r = hs + s - below(deal_rng, 0, s + 1)
+            t = hid[hs + s]
+            hid[hs + s] = hid[r]
+            hid[r] = t
+        hid[cursor] = s
+    return hid[hs + s]
+
+
 @hot
-def _deal_from_stock_region(pub, hid, rules):
+def _deal_from_stock_region(pub, hid, rules, deal_rng):
     """Deal from a full pack held in the stock region with the top card at the highest slot."""
     players = rules[R_PLAYERS]
     n = rules[R_NCARDS]
-    hs = rules[R_HID_STOCK]
-    top = n - 1
+    top = n
     for i in range(6 * players):
         p = (pub[FIRST] + i) % players
-        hid[p * 6 + i // players] = hid[hs + top]
+        hid[p * 6 + i // players] = _take_top(hid, rules, deal_rng, top)
         top -= 1
-    card = hid[hs + top]
+    card = _take_top(hid, rules, deal_rng, top)
+    top -= 1
     pub[rules[R_OFF_DISCARD]] = card
     pub[DISCARD_N] = 1
     pub[rules[R_OFF_UNSEEN] + card] -= 1
@@ -113,7 +133,7 @@ def _deal_from_stock_region(pub, hid, rules):
 
 @hot
 def deal_shuffled(pub, hid, rules, deal_rng, hole, first, totals):
-    """Start a deal from a pack shuffled with ``deal_rng[0]`` (Fisher-Yates, top card drawn first).
+    """Start a deal from a pack shuffled with ``deal_rng[0]`` (Fisher-Yates, top card first, done lazily).
 
     The deck order is ``shuffled_deck`` for the same stream state, so a deal can be replayed from it.
     """
@@ -125,26 +145,20 @@ def deal_shuffled(pub, hid, rules, deal_rng, hole, first, totals):
         for _ in range(rules[R_COUNTS + r]):
             hid[hs + i] = r
             i += 1
-    # deck position d (0 = top) lives at slot n - 1 - d
-    for d in range(n - 1):
-        j = d + below(deal_rng, 0, n - d)
-        a = hs + n - 1 - d
-        b = hs + n - 1 - j
-        t = hid[a]
-        hid[a] = hid[b]
-        hid[b] = t
-    _deal_from_stock_region(pub, hid, rules)
+    hid[hs + n] = n  # nothing shuffled yet
+    _deal_from_stock_region(pub, hid, rules, deal_rng)
 
 
 @hot
-def deal_from_deck(pub, hid, rules, deck, hole, first, totals):
+def deal_from_deck(pub, hid, rules, deal_rng, deck, hole, first, totals):
     """Start a deal from an explicit deck order, ``deck[0]`` being the top card (RULES.md, "Reproducing a deal")."""
     _reset_public(pub, rules, hole, first, totals)
     n = rules[R_NCARDS]
     hs = rules[R_HID_STOCK]
     for d in range(n):
         hid[hs + n - 1 - d] = deck[d]
-    _deal_from_stock_region(pub, hid, rules)
+    hid[hs + n] = 0  # the order is given: nothing left to shuffle
+    _deal_from_stock_region(pub, hid, rules, deal_rng)
 
 
 @njit(cache=True)
@@ -163,6 +177,17 @@ def shuffled_deck(rules, deal_rng):
         deck[d] = deck[j]
         deck[j] = t
     return deck
+
+
+@njit(cache=True)
+def stock_order(hid, rules, deal_rng, stock_n):
+    """The remaining stock, top card first, in the order it will be drawn (finishing the lazy shuffle on copies)."""
+    h = hid.copy()
+    rng = deal_rng.copy()
+    order = np.empty(stock_n, dtype=np.int16)
+    for i in range(stock_n):
+        order[i] = _take_top(h, rules, rng, stock_n - i)
+    return order
 
 
 # ---------------------------------------------------------------- small queries on pub
@@ -290,7 +315,7 @@ def _finish(pub, hid, rules, reason):
 
 @hot
 def _recycle(pub, hid, rules, deal_rng):
-    """Every discard under the top, shuffled, becomes the stock; the top discard stays."""
+    """Every discard under the top becomes the stock, to be shuffled as it is drawn; the top discard stays."""
     od = rules[R_OFF_DISCARD]
     hs = rules[R_HID_STOCK]
     ok = rules[R_OFF_STOCK_KNOWN]
@@ -299,11 +324,7 @@ def _recycle(pub, hid, rules, deal_rng):
         card = pub[od + i]
         hid[hs + i] = card
         pub[ok + card] += 1
-    for i in range(m - 1, 0, -1):
-        j = below(deal_rng, 0, i + 1)
-        t = hid[hs + i]
-        hid[hs + i] = hid[hs + j]
-        hid[hs + j] = t
+    hid[hs + rules[R_NCARDS]] = m
     pub[od] = pub[od + m]
     pub[DISCARD_N] = 1
     pub[STOCK_N] = m
@@ -357,8 +378,8 @@ def apply_action(pub, hid, rules, deal_rng, action):
             _replace(pub, hid, rules, p, action, _pop_discard(pub, rules))
             _end_turn(pub, hid, rules, deal_rng)
         elif action == DRAW_STOCK:
+            card = _take_top(hid, rules, deal_rng, pub[STOCK_N])
             pub[STOCK_N] -= 1
-            card = hid[rules[R_HID_STOCK] + pub[STOCK_N]]
             pub[HELD] = card
             if pub[RECYCLES] > 0:
                 pub[rules[R_OFF_STOCK_KNOWN] + card] -= 1

@@ -22,7 +22,7 @@ import numpy as np
 from agents.base import AgentChoice, parse_agent
 from agents.dispatch import decide
 from golfsim.cards import NUM_RANKS, format_layout, rank_name
-from golfsim.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, legal_mask
+from golfsim.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, legal_mask, stock_order
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
     CURRENT,
@@ -38,7 +38,6 @@ from golfsim.rules import (
     PHASE,
     PHASE_NAMES,
     R_HID_SIZE,
-    R_HID_STOCK,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
     R_OFF_TOTALS,
@@ -103,7 +102,8 @@ class GolfEnv:
         if deck is None:
             deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, self._totals)
         else:
-            deal_from_deck(self.pub, self.hid, self.packed, self._check_deck(deck), hole, first, self._totals)
+            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._check_deck(deck), hole, first,
+                           self._totals)
         self._started = True
 
     def _check_totals(self, totals):
@@ -253,7 +253,7 @@ class GolfEnv:
         """The whole state, hidden cards included, as plain ints (the format the reference engine uses)."""
         self._need_deal()
         pub, hid, p = self.pub, self.hid, self.rules.players
-        hs, od = int(self.packed[R_HID_STOCK]), int(self.packed[R_OFF_DISCARD])
+        od = int(self.packed[R_OFF_DISCARD])
         ou, ok = int(self.packed[R_OFF_UNSEEN]), int(self.packed[R_OFF_STOCK_KNOWN])
         view = self._view()
         return {
@@ -268,7 +268,7 @@ class GolfEnv:
             "first": int(pub[FIRST]),
             "layouts": [[int(c) for c in hid[6 * i: 6 * i + 6]] for i in range(p)],
             "face_up": [[int(v >= 0) for v in row] for row in view],
-            "stock": [int(c) for c in hid[hs: hs + int(pub[STOCK_N])][::-1]],
+            "stock": [int(c) for c in stock_order(hid, self.packed, self.deal_rng, int(pub[STOCK_N]))],
             "discard": [int(c) for c in pub[od: od + int(pub[DISCARD_N])]],
             "unseen": [int(c) for c in pub[ou: ou + NUM_RANKS]],
             "stock_known": [int(c) for c in pub[ok: ok + NUM_RANKS]],

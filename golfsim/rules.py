@@ -62,7 +62,10 @@ rank nobody has seen face up: in face-down positions or in the never-seen part o
 first recycle the whole stock is known cards, so a stock draw's distribution is ``stock_known`` then, else
 ``unseen``.
 
-Hidden state (``hid``, int16): ``layout[P*6]`` (true ranks) and ``stock[N]`` with the top at ``STOCK_N - 1``.
+Hidden state (``hid``, int16): ``layout[P*6]`` (true ranks), ``stock[N]`` with the top at ``STOCK_N - 1``, and a
+cursor: the stock is shuffled lazily, one Fisher-Yates step each time a card comes off the top, which draws the same
+random numbers in the same order as shuffling the whole pack first (``engine.shuffled_deck``), so the deal is the
+same; ``engine.stock_order`` shows the order the remaining stock will come in.
 Agents are given ``pub`` only; they cannot see ``hid``.
 """
 
@@ -333,7 +336,7 @@ class Rules:
         r[R_OFF_DISCARD] = r[R_OFF_STOCK_KNOWN] + NUM_RANKS
         r[R_PUB_SIZE] = r[R_OFF_DISCARD] + n
         r[R_HID_STOCK] = 6 * p
-        r[R_HID_SIZE] = 6 * p + n
+        r[R_HID_SIZE] = 6 * p + n + 1  # the last slot is the lazy shuffle's cursor
         r[R_POINTS : R_POINTS + NUM_RANKS] = self.points()
         r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
         return r
