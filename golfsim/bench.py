@@ -14,7 +14,7 @@ import time
 import numba
 
 from golfsim.rules import Rules
-from golfsim.simulate import Table, iter_batches
+from golfsim.simulate import Table, iter_batches, numba_threads
 
 
 def peak_rss_mb() -> float:
@@ -33,7 +33,7 @@ def threading_layer() -> str:
 
 def run_benchmark(agents, rules: Rules | None = None, *, deals: int | None = None, games: int | None = None,
                   threads: int | None = None, repeats: int = 5, seed: int = 0,
-                  batch_size: int = 1_000_000) -> dict:
+                  batch_size: int = 1_000_000, on_start=None) -> dict:
     """Time ``deals`` single deals (1-hole games) or ``games`` full games of ``agents``.
 
     Returns
@@ -42,6 +42,8 @@ def run_benchmark(agents, rules: Rules | None = None, *, deals: int | None = Non
         ``deals_per_second`` (median), ``games_per_second`` (median, when games were played), ``deals``, ``games``,
         ``threads``, ``players``, ``agents``, ``rules``, ``compile_seconds``, ``seconds`` (every repeat),
         ``repeats``, ``peak_rss_mb``, ``threading_layer``, ``numba_version``.
+
+    ``on_start`` is called once the arguments are validated, just before the warm-up.
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals (single deals) or games (full games)")
@@ -56,7 +58,10 @@ def run_benchmark(agents, rules: Rules | None = None, *, deals: int | None = Non
     if deals is not None:
         rules = rules.replace(holes=1)
     table = Table.make(agents, rules)
-    nthreads = threads or numba.get_num_threads()
+    with numba_threads(threads) as nthreads:
+        pass  # validates the thread count before any work
+    if on_start is not None:
+        on_start()
 
     def play(n):
         for _ in iter_batches(table, n, seed, threads=threads, batch_size=batch_size):
