@@ -10,6 +10,7 @@ import functools
 import json
 import sys
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -165,9 +166,13 @@ def bench(
         raise ValueError("give --deals or --games, not both")
     rules = make_rules(len(names), decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
                        twos_pair, four_of_a_kind_bonus, holes)
-    if format is ScoreFormat.table:
-        err.print(f"warming up and timing {repeats} runs...", highlight=False)
-    result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed)
+
+    def announce():
+        if format is ScoreFormat.table:
+            err.print(f"warming up and timing {repeats} runs...", highlight=False)
+
+    result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed,
+                           on_start=announce)
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return
@@ -184,6 +189,86 @@ def bench(
     table.add_row("peak memory (MiB)", f"{result['peak_rss_mb']:.0f}")
     table.add_row("threading layer", result["threading_layer"])
     out.print(table)
+
+
+# ---------------------------------------------------------------- tournament
+DEMO_AGENTS = "ev,greedy,pair-builder,random"
+DEMO_GAMES = 5000
+
+
+@app.command()
+@clear_errors
+def tournament(
+    agents: Annotated[str, typer.Option(
+        help="The pool, comma-separated: names, or name:param=value,... (see 'golfsim agents').")] = DEMO_AGENTS,
+    players: Players = 2,
+    games: Annotated[int, typer.Option(
+        help="Deal sets per table. Each deal set is played at every table in every seat order on identical cards "
+             "(duplicate deals), so games played = tables x players x games with rotations.")] = DEMO_GAMES,
+    seed: Annotated[int, typer.Option(help="Seed of the deals (and, derived from it, of the agents).")] = 0,
+    schedule: Annotated[str, typer.Option(
+        help="auto (one table if the agents fill it, else round-robin), table, round-robin (every combination of "
+             "PLAYERS agents) or gauntlet (everyone against --anchor).")] = "auto",
+    anchor: Annotated[str | None, typer.Option(
+        help="The gauntlet's anchor; with more than two players it fills the other seats.")] = None,
+    seating: Annotated[str, typer.Option(
+        help="auto (permutations for 3-4 seats, else rotations), rotations (each table in its P cyclic seat "
+             "rotations) or permutations (every seat order: also balances who sits after whom, P! orders).")] = "auto",
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+    batch_size: Annotated[int, typer.Option(
+        help="Deal sets per block; smaller blocks move the progress bar and stop on Ctrl-C sooner.")] = 1000,
+    confidence: Annotated[float, typer.Option(help="Level of every interval.")] = 0.95,
+    decks: Decks = "auto",
+    jokers: Jokers = "none",
+    opening_flips: OpeningFlips = "any",
+    reveal_instead_of_draw: Reveal = False,
+    discard_and_flip: DiscardFlip = "off",
+    end: End = "immediate",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    holes: Holes = 9,
+    turn_cap: TurnCap = 1000,
+    format: Annotated[Format, typer.Option(
+        "--format", help="table (rich, default), json (one document) or csv (the standings).")] = Format.table,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Directory for the tables (CSV, JSON), plots and config.json.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+):
+    """Play a duplicate-deal tournament: rotated seats, identical cards, standings with intervals and ratings.
+
+    With no arguments: a short demo of the built-in agents (ev, greedy, pair-builder, random) at two players.
+
+    Lower scores win.
+    """
+    from golfsim import report
+    from golfsim.tournament import run_tournament, split_agents
+
+    rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
+                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
+                            seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
+                            progress=not quiet)
+    if result.partial:
+        err.print(f"[bold yellow]interrupted:[/] keeping {result.deal_sets:,} of {games:,} complete deal sets "
+                  f"({result.games_played:,} games); the result is marked partial", highlight=False)
+        if result.deal_sets == 0:
+            err.print("nothing to report: no deal set was complete", highlight=False)
+            raise typer.Exit(130)
+    if format is not Format.table:
+        for line in result.notes()[:2]:  # duplicate deals and games played; the document holds the rest
+            err.print(line, highlight=False, soft_wrap=True)
+    if format is Format.json:
+        print(result.to_json())
+    elif format is Format.csv:
+        sys.stdout.write(report.standings_csv(result))
+    else:
+        # A pipe or file gets wide lines; a terminal keeps its own width.
+        report.print_report(result, out if out.is_terminal else Console(width=120))
+    if out_dir is not None:
+        written = result.write(out_dir)
+        err.print(f"wrote {len(written)} files to {out_dir}", highlight=False)
+    if result.partial:
+        raise typer.Exit(130)
 
 
 # ---------------------------------------------------------------- cache

@@ -1,0 +1,194 @@
+"""Tournament reports: rich tables for the terminal, CSV for machines, and plots (matplotlib, Agg backend).
+
+Every function takes a :class:`golfsim.tournament.TournamentResult`; nothing here plays games.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+__all__ = ["caption", "plot_head_to_head", "plot_score_distribution", "print_report", "standings_csv"]
+
+
+def _num(x, fmt: str = ".2f") -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
+
+
+def _pct(x) -> str:
+    return "-" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def caption(result) -> str:
+    """One line naming rules, seed and sample size, for titles of tables and plots."""
+    cfg = result.config
+    partial = ", PARTIAL" if result.partial else ""
+    orders = sum(len(t["seat_orders"]) for t in cfg["tables"])
+    return (f"{cfg['rules_text']}; seed {cfg['seed']}; {result.deal_sets:,} duplicate deal sets x "
+            f"{orders} seat orders ({len(cfg['tables'])} table(s)) = {result.games_played:,} games{partial}")
+
+
+def _pm(mean, low, high, fmt: str = ".2f", sign: bool = False) -> str:
+    """``mean ± half-width`` of a symmetric interval."""
+    if mean is None or math.isnan(mean):
+        return "-"
+    text = format(mean, ("+" if sign else "") + fmt)
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return text
+    return f"{text} ± {format((high - low) / 2, fmt)}"
+
+
+def _range(low, high) -> str:
+    """A percentage interval, e.g. ``82.4-83.7``."""
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return "-"
+    return f"{100 * low:.1f}-{100 * high:.1f}"
+
+
+def print_report(result, console: Console | None = None) -> None:
+    """Print the standings, play-style and head-to-head tables and the notes on how they were made."""
+    console = console or Console()
+    cfg = result.config
+    holes = cfg["rules"]["holes"]
+    level = f"{round(100 * cfg['confidence'])}%"
+    title = (f"golfsim tournament: {len(cfg['agents'])} agents, {cfg['schedule']}"
+             + (f" (anchor {cfg['anchor']})" if cfg["anchor"] else "") + f" -- {caption(result)}")
+    table = RichTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                      caption=f"score: mean {holes}-hole total ± {level} CI half-width (over deal sets); "
+                              "wins: win rate, ties shared; rating ± standard error", caption_justify="left")
+    for col in ("#", "agent", f"{holes}-hole score", "per hole", "wins", f"{level} CI", "rating"):
+        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
+    for row in result.standings.itertuples(index=False):
+        table.add_row(
+            str(row.rank), row.agent, _pm(row.mean_score, row.mean_score_low, row.mean_score_high),
+            _num(row.mean_hole_score, ".3f"), _pct(row.win_rate), _range(row.win_rate_low, row.win_rate_high),
+            _pm(row.rating, row.rating - row.rating_se, row.rating + row.rating_se, ".0f", sign=True),
+        )
+    console.print(table)
+
+    style = RichTable(title="how they played (share of deals; turns/deal counts all players)",
+                      title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("agent", "went out", "out & won", "turns/deal", "truncated deals", "games"):
+        style.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")
+    for row in result.standings.itertuples(index=False):
+        style.add_row(row.agent, _pct(row.went_out_rate), _pct(row.out_win_rate), _num(row.mean_turns, ".1f"),
+                      f"{row.truncated_deals:,}", f"{row.games:,}")
+    console.print(style)
+
+    head = result.head_to_head
+    if len(head):
+        rank = {a: i for i, a in enumerate(result.standings["agent"])}
+        keep = head[[rank[a] < rank[b] for a, b in zip(head["agent"], head["opponent"], strict=True)]]
+        keep = keep.assign(_r1=[rank[a] for a in keep["agent"]], _r2=[rank[b] for b in keep["opponent"]])
+        keep = keep.sort_values(["_r1", "_r2"])
+        h2h = RichTable(title=f"head to head on identical deals: paired mean of agent - opponent, {holes}-hole "
+                              "totals (negative = agent lower)", title_justify="left", box=box.SIMPLE_HEAD,
+                        pad_edge=False, caption="ahead: share of their games the agent finished ahead, ties half",
+                        caption_justify="left")
+        for col in ("agent", "opponent", f"diff ± {level} CI", "ahead", f"{level} CI", "games"):
+            h2h.add_column(col, justify="left" if col in ("agent", "opponent") else "right", no_wrap=True)
+        for row in keep.itertuples(index=False):
+            h2h.add_row(row.agent, row.opponent, _pm(row.mean_diff, row.mean_diff_low, row.mean_diff_high, sign=True),
+                        _pct(row.win_rate), _range(row.win_rate_low, row.win_rate_high), f"{row.games:,}")
+        console.print(h2h)
+    for line in result.notes():
+        console.print(line, style="bold yellow" if line.startswith("PARTIAL") else None, highlight=False,
+                      soft_wrap=True)
+
+
+def standings_csv(result) -> str:
+    """The standings (ratings included) as CSV text."""
+    buf = io.StringIO()
+    result.standings.to_csv(buf, index=False)
+    return buf.getvalue()
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_score_distribution(result, path) -> Path:
+    """Histogram of every agent's N-hole totals, best agent first; returns ``path``."""
+    plt = _pyplot()
+    holes = result.config["rules"]["holes"]
+    totals = result.totals_by_agent()
+    order = list(result.standings["agent"])
+    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
+    values = [totals[a] for a in order if totals[a].size]
+    if values:
+        lo, hi = min(int(v.min()) for v in values), max(int(v.max()) for v in values)
+        width = max(1, math.ceil((hi - lo + 1) / 60))
+        bins = np.arange(lo, hi + width + 1, width) - 0.5
+        for agent in order:
+            v = totals[agent]
+            if not v.size:
+                continue
+            weights = np.full(v.size, 1.0 / v.size)
+            _, _, patches = ax.hist(v, bins=bins, weights=weights, histtype="step", linewidth=1.6,
+                                    label=f"{agent} (mean {v.mean():.1f}, n={v.size:,})")
+            ax.axvline(v.mean(), linewidth=0.8, linestyle=":", color=patches[0].get_edgecolor())
+        ax.legend(fontsize=8)
+        ax.set_ylabel(f"share of games per {width}-point bin")
+    else:
+        ax.text(0.5, 0.5, "no complete deal set", ha="center", va="center", transform=ax.transAxes)
+        ax.set_ylabel("share of games")
+    ax.set_xlabel(f"{holes}-hole total score (points; lower is better)")
+    ax.set_title(f"Score distribution per agent\n{caption(result)}", fontsize=9)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_head_to_head(result, path) -> Path:
+    """Heatmap of paired mean differences (row agent minus column agent) on identical deals; returns ``path``."""
+    plt = _pyplot()
+    holes = result.config["rules"]["holes"]
+    order = list(result.standings["agent"])
+    k = len(order)
+    idx = {a: i for i, a in enumerate(order)}
+    mat = np.full((k, k), np.nan)
+    for row in result.head_to_head.itertuples(index=False):
+        mat[idx[row.agent], idx[row.opponent]] = row.mean_diff
+    fig, ax = plt.subplots(figsize=(2.2 + 1.1 * k, 1.8 + 0.9 * k), dpi=110)
+    from matplotlib.colors import SymLogNorm
+
+    finite = mat[np.isfinite(mat)]
+    lim = float(np.abs(finite).max()) if finite.size else 1.0
+    lim = lim or 1.0
+    # A weak agent's huge gaps would wash out the close matches on a linear scale: linear up to lim / 30, log beyond.
+    norm = SymLogNorm(linthresh=max(lim / 30, 0.5), vmin=-lim, vmax=lim, base=10)
+    im = ax.imshow(np.ma.masked_invalid(mat), cmap="RdBu_r", norm=norm)
+    for i in range(k):
+        for j in range(k):
+            text = "" if i == j else "n/a" if not np.isfinite(mat[i, j]) else f"{mat[i, j]:+.1f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="white" if np.isfinite(mat[i, j]) and abs(norm(mat[i, j]) - 0.5) > 0.35 else "black")
+    ax.set_xticks(range(k), order, rotation=30, ha="right")
+    ax.set_yticks(range(k), order)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    decades = [10.0**e for e in range(-1, 6) if max(lim / 30, 0.5) <= 10.0**e <= lim]
+    bar = fig.colorbar(im, ax=ax, ticks=sorted([0.0] + decades + [-d for d in decades]))
+    bar.ax.set_yticklabels([f"{t:+g}" if t else "0" for t in bar.get_ticks()])
+    bar.set_label(f"mean paired difference, agent - opponent ({holes}-hole points;\nnegative/blue = agent scores "
+                  "lower; symmetric log colour scale)", fontsize=8)
+    ax.set_title(f"Head to head on identical deals\n{caption(result)}", fontsize=8, wrap=True)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
