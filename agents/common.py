@@ -1,0 +1,175 @@
+"""Small compiled helpers shared by the built-in agents: card points, hidden-card statistics and the moves every
+agent makes the same way (opening flips, the flip after a thrown draw).
+
+Every function here reads only ``pub`` (the public state) and ``rules`` (``Rules.pack()``); none allocates.
+
+Notation
+--------
+``view(p, k)`` is ``pub[rules[R_OFF_VIEW] + 6 * p + k]``: the rank at position ``k`` of player ``p``, or ``HIDDEN``
+(-1) when face down. ``points(r)`` is ``rules[R_POINTS + r]`` (jokers and twos included, as the rules set them).
+A *column pair* of rank ``r`` scores ``pair_score(r)``: 0, or twice a two's points with ``twos_pair=keep_negative``.
+"""
+
+from __future__ import annotations
+
+from golfsim.engine import is_legal
+from golfsim.jit import hot, leaf
+from golfsim.rules import (
+    ENDER,
+    FLIP,
+    OPEN_FIRST,
+    PASS,
+    R_DISCARD_FLIP,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    R_OPENING,
+    R_PLAYERS,
+    R_POINTS,
+    R_TURN_CAP,
+    R_TWOS_KEEP,
+    RECYCLES,
+    TURN,
+)
+
+NUM_RANKS = 14
+TWO = 2
+
+
+@leaf
+def points(rules, rank):
+    """Points of one card of ``rank`` under these rules."""
+    return rules[R_POINTS + rank]
+
+
+@leaf
+def pair_score(rules, rank):
+    """Score of a column holding two cards of ``rank``: 0, or ``2 * points(2)`` for twos with keep_negative."""
+    if rank == TWO and rules[R_TWOS_KEEP] == 1:
+        return 2 * rules[R_POINTS + TWO]
+    return 0
+
+
+@leaf
+def better_alone(rules, rank):
+    """True when two cards of ``rank`` score less apart than as a column pair (a two, or a negative joker).
+
+    This is the rule behind "a lone two is worth more than a pair of twos": -2 + -2 apart, but 0 as a pair.
+    """
+    return pair_score(rules, rank) > 2 * rules[R_POINTS + rank]
+
+
+@leaf
+def hidden_stats(pub, rules):
+    """``(count, point_sum)`` of the cards nobody has seen (``unseen``): a face-down card is uniform over them."""
+    ou = rules[R_OFF_UNSEEN]
+    n = 0
+    s = 0
+    for r in range(NUM_RANKS):
+        c = pub[ou + r]
+        n += c
+        s += c * rules[R_POINTS + r]
+    return n, s
+
+
+@leaf
+def hidden_mean(pub, rules):
+    """Mean points of a face-down card: the mean over the ``unseen`` counts (0.0 when nothing is unseen)."""
+    n, s = hidden_stats(pub, rules)
+    return s / n if n > 0 else 0.0
+
+
+@leaf
+def draw_offset(pub, rules):
+    """Offset in ``pub`` of the counts a stock draw comes from: ``stock_known`` after a recycle, else ``unseen``."""
+    return rules[R_OFF_STOCK_KNOWN] if pub[RECYCLES] > 0 else rules[R_OFF_UNSEEN]
+
+
+@leaf
+def face_down_of(pub, rules, player):
+    """How many face-down cards ``player`` has."""
+    base = rules[R_OFF_VIEW] + 6 * player
+    c = 0
+    for k in range(6):
+        if pub[base + k] < 0:
+            c += 1
+    return c
+
+
+@leaf
+def min_opponent_face_down(pub, rules, player):
+    """The fewest face-down cards any other player has (6 with no opponents)."""
+    best = 6
+    for q in range(rules[R_PLAYERS]):
+        if q != player:
+            c = face_down_of(pub, rules, q)
+            if c < best:
+                best = c
+    return best
+
+
+@hot
+def opening_flip(pub, rules, player):
+    """Opening flips: position 0 first, then the nearest legal position in another column (position 1), or the card
+    below (position 3) when the rules require the same column. Flipping two columns gives two pair seeds."""
+    first = pub[OPEN_FIRST]
+    base = rules[R_OFF_VIEW] + 6 * player
+    if first < 0:
+        for k in range(6):
+            if pub[base + k] < 0:
+                return FLIP + k
+    if rules[R_OPENING] == 1:
+        return FLIP + (first + 3) % 6
+    for k in range(6):
+        if pub[base + k] < 0 and k % 3 != first % 3:
+            return FLIP + k
+    for k in range(6):
+        if is_legal(pub, rules, FLIP + k):
+            return FLIP + k
+    return PASS
+
+
+@hot
+def flip_choice(pub, rules, player, flip_last):
+    """The flip after a thrown stock draw (``discard_and_flip`` may/must).
+
+    Flips the face-down card whose column partner is the face-up card with the most points (a face-down partner
+    counts as below every card), ties to the lowest position. With ``discard_and_flip=may`` the last face-down
+    card is flipped only when ``flip_last`` is true (flipping it goes out); otherwise the agent passes.
+    """
+    base = rules[R_OFF_VIEW] + 6 * player
+    best_k = -1
+    best_v = -1000
+    hidden = 0
+    for k in range(6):
+        if pub[base + k] < 0:
+            hidden += 1
+            partner = pub[base + (k + 3) % 6]
+            v = rules[R_POINTS + partner] if partner >= 0 else -999
+            if v > best_v:
+                best_v = v
+                best_k = k
+    if best_k < 0:
+        return PASS
+    if hidden == 1 and rules[R_DISCARD_FLIP] == 1 and not flip_last:
+        return PASS
+    return FLIP + best_k
+
+
+@leaf
+def stalled(pub, rules):
+    """True once the stock has been recycled twice or half of ``turn_cap`` turns are gone: a deal that long has
+    stalled (nobody wants to cover their last face-down cards), and the agents then cover face-down cards
+    eagerly so that the deal ends."""
+    return pub[RECYCLES] >= 2 or 2 * pub[TURN] >= rules[R_TURN_CAP]
+
+
+STALL_HIDDEN = 10.0
+"""Points a face-down card is worth to greedy and pair-builder in a stalled deal (more than any card but a 10,
+J or Q), and the bonus ev gives an action that covers a face-down card then."""
+
+
+@leaf
+def final_circuit(pub):
+    """True when someone has gone out under ``one_last_turn`` and this is the mover's last turn."""
+    return pub[ENDER] >= 0

@@ -1,0 +1,691 @@
+"""ev: exact card counting from public information; every legal action is valued by the expected score of the
+layout it leaves, including the chance of completing a column pair later, and going out is checked against what
+can be inferred of the opponents ("count before you go out").
+
+Card counting
+-------------
+Every card nobody has seen face up is equally likely to be any of the ``unseen`` cards (``pub``), so a face-down
+card -- the agent's own or an opponent's -- has rank ``r`` with probability ``u_r / U`` (``U`` cards unseen). A
+stock draw has that distribution before the first recycle; after one, the stock is exactly the known recycled cards,
+and a draw is rank ``r`` with probability ``k_r / S`` (``stock_known``, ``S`` cards). Let ``c_r`` be the count a
+draw comes from (``u_r`` or ``k_r``). Several decks and jokers need nothing special: counts come from ``pub`` and
+points from ``rules[R_POINTS + rank]``.
+
+Column values
+-------------
+With ``mu`` the mean points of an unseen card and ``pair(r)`` the score of a column pair of rank ``r`` (0, or twice
+a two's points with ``twos_pair=keep_negative``):
+
+- two face-up cards ``a``, ``b``: their column score (``pair(a)`` when ``a == b``, else ``points(a) + points(b)``);
+- a face-up ``a`` over or under a face-down card: the exact expectation
+  ``e = points(a) + mu - (u_a / U) (2 points(a) - pair(a))``, less the *pair chance*
+  ``pair_weight * q(nd * c_a) * max(0, points(a) + mu - pair(a))``;
+- two face-down cards: the exact expectation ``2 mu - sum_r u_r (u_r - 1) / (U (U - 1)) (2 points(r) - pair(r))``.
+
+Here ``q(x) = 1 - 1 / (1 + x + x**2 / 2)`` is about the chance that a card seen ``x`` times on average shows up at
+least once, and ``nd = horizon * f / S`` (``S`` the cards a draw comes from) is how many times each of them is
+expected to be drawn in the agent's remaining turns, estimated as ``horizon * f`` from ``f``, the fewest face-down
+cards any opponent has (each needs at least ``f`` turns to go out). When a hypothetical draw of rank ``r`` is valued,
+``c_r`` counts one card fewer. In the one-last-turn circuit ``nd = 0``: every value is the expected final score.
+``four_of_a_kind_bonus`` counts when two face-up column pairs share a rank, and in expectation (``u_a / U`` plus the
+pair chance, at most 1) for a face-up ``a`` over a face-down card beside a column pair of ``a``.
+
+Decision rule
+-------------
+A layout's value is the sum of its column values: the agent's expected final score, lower is better.
+
+- Open: position 0, then position 1 (position 3 when ``opening_flips=same_column``).
+- Start of turn: the candidates are taking the top discard to each position (the value of the layout with it
+  there), drawing (the expectation over the draw distribution of the best of throwing the card away and placing it
+  at each position) and, with ``reveal_instead_of_draw``, revealing a face-down card (the layout's value as it is,
+  which a draw always matches or beats, so only a reveal that goes out can win). The lowest value wins; ties go to
+  the draw, then to the lowest position. As a draw is never worth more than throwing it away, its exact value is
+  computed only when taking the discard beats that.
+- Holding a stock draw: throwing it away (the layout's value as it is) or placing it at each position; the lowest
+  value wins, ties to the throw, then to the lowest position.
+- Going out (covering, revealing or flipping the last face-down card) is valued by the final score it locks in:
+  exact when a known card covers the card, expected when it is revealed or flipped. With tip (e), ``count_out``,
+  going out is allowed only when that score is at most ``O + out_margin``, ``O`` being the lowest estimated final
+  score of an opponent: their face-up cards plus the expectation of their face-down ones, less, with
+  ``one_last_turn``, the expected saving of their last draw. On the last hole (``pub[HOLE] == rules[R_HOLES] - 1``)
+  both sides add their game totals (``pub`` at ``R_OFF_TOTALS``), so the agent goes out only if that wins the game.
+  The check is lifted in the last-turn circuit and once the deal has stalled (below).
+- Flip after a throw (``discard_and_flip``): with ``must``, or with two or more face-down cards, the face-down card
+  next to the highest face-up card; with ``may`` and one face-down card, it is flipped only if going out is allowed
+  and its expected final score is at most the layout's value (so practically never). With ``must`` and one
+  face-down card, throwing a draw away is valued as going out blind.
+- Tip (d), ``watch_discard``: when the next player gets a turn after this action, leaving card ``c`` on the discard
+  pile costs ``watch_discard`` times the points ``c`` would save the next player by completing one of their column
+  pairs (in expectation when ``c`` is the unseen card under a covered face-down position).
+- A stalled deal (:func:`agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every action that
+  covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
+
+Parameters
+----------
+pair_weight : float, default 1
+    Weight of the pair chance in column values (0: no look-ahead, only immediate expectations).
+horizon : float, default 2.5
+    Expected own turns per face-down card of the opponent closest to going out.
+count_out : float, default 1
+    Tip (e) "count before you go out": 1 goes out only when not behind (see above); 0 goes out whenever that has
+    the best own expected score.
+out_margin : float, default 0
+    How many points behind the best opponent's estimate going out is still allowed (with ``count_out=1``).
+watch_discard : float, default 0.25
+    Tip (d) "watch the discard pile": weight of the next player's pair saving on a card this action leaves on the
+    discard pile; 0 turns the tip off.
+"""
+
+from __future__ import annotations
+
+from agents.base import Param
+from agents.common import (
+    STALL_HIDDEN,
+    draw_offset,
+    face_down_of,
+    flip_choice,
+    min_opponent_face_down,
+    opening_flip,
+    pair_score,
+    stalled,
+)
+from golfsim.engine import column_score, top_discard
+from golfsim.jit import hot, leaf
+from golfsim.rules import (
+    DRAW_STOCK,
+    ENDER,
+    FINAL_LEFT,
+    FLIP,
+    FLIP_PHASE,
+    HELD,
+    HOLD,
+    HOLE,
+    OPEN,
+    PASS,
+    PHASE,
+    PLACE_DRAWN,
+    R_DISCARD_FLIP,
+    R_END,
+    R_FOUR_BONUS,
+    R_HOLES,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_TOTALS,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    R_PLAYERS,
+    R_POINTS,
+    R_REVEAL,
+    R_TWOS_KEEP,
+    RECYCLES,
+    REVEAL,
+    START,
+    STOCK_N,
+    TAKE_DISCARD,
+    THROW_DRAWN,
+)
+
+PARAMS = (
+    Param("pair_weight", 1.0, "weight of the chance to complete a column pair later (0: immediate expectation)"),
+    Param("horizon", 2.5, "expected own turns per face-down card of the opponent closest to going out"),
+    Param("count_out", 1.0, "tip (e): 1 goes out only when not behind the best opponent's estimate; 0 ignores them"),
+    Param("out_margin", 0.0, "points behind the best opponent's estimate at which going out is still allowed"),
+    Param("watch_discard", 0.25, "tip (d): weight of the next player's pair gain on a card left on the discard; 0 off"),
+)
+PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
+
+NUM_RANKS = 14
+TWO = 2
+BIG = 1e9
+STALL = STALL_HIDDEN
+
+
+# ---------------------------------------------------------------- column and layout values
+@leaf
+def pair_chance(x):
+    """``1 - 1 / (1 + x + x**2 / 2)``: about the chance that at least one of ``x`` expected matches arrives."""
+    return x * (1.0 + 0.5 * x) / (1.0 + x + 0.5 * x * x)
+
+
+@leaf
+def rank_chance(pub, rules, rank, nd, w):
+    """Pair chance of ``rank``: ``q(nd * count)`` with ``count`` the cards of ``rank`` a draw may still bring (0
+    when ``w`` is 0 or ``rank`` is face down)."""
+    if w == 0.0 or rank < 0:
+        return 0.0
+    return pair_chance(nd * pub[draw_offset(pub, rules) + rank])
+
+
+@leaf
+def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
+    """Value of a column holding the face-up card ``r`` and the partner ``p`` (a rank, or -1 face down), where
+    ``q_r`` is the pair chance of ``r`` (see the module docstring)."""
+    if p >= 0:
+        return float(column_score(r, p, rules))
+    pr = rules[R_POINTS + r]
+    pair_r = pair_score(rules, r)
+    e = pr + mu - pub[rules[R_OFF_UNSEEN] + r] * inv_u * (2 * pr - pair_r)
+    g = pr + mu - pair_r
+    if g > 0.0:
+        e -= w * q_r * g
+    return e
+
+
+@leaf
+def column_value(pub, rules, a, b, mu, hh, inv_u, nd, w):
+    """Value of a column with cards ``a`` over ``b`` (rank, or -1 face down); ``nd`` is the expected number of
+    draws of each stock card in the agent's remaining turns and ``w`` the pair weight (0: the expected final score
+    of the column)."""
+    if a < 0:
+        if b < 0:
+            return hh
+        a, b = b, a
+    return column_with(pub, rules, a, b, mu, inv_u, rank_chance(pub, rules, a, nd, w), w)
+
+
+@hot
+def _card(pub, base, k, over_k, over_card):
+    return over_card if k == over_k else pub[base + k]
+
+
+@hot
+def bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
+    """Expected ``four_of_a_kind_bonus`` of a layout (see the module docstring)."""
+    bonus = rules[R_FOUR_BONUS]
+    p0 = -1
+    p1 = -1
+    for c in range(3):
+        a = _card(pub, base, c, over_k, over_card)
+        b = _card(pub, base, c + 3, over_k, over_card)
+        if a >= 0 and a == b:
+            if a == p0:
+                return float(bonus)
+            if p0 < 0:
+                p0 = a
+            else:
+                p1 = a
+    if p0 < 0:
+        return 0.0
+    chance = 0.0
+    for c in range(3):
+        a = _card(pub, base, c, over_k, over_card)
+        b = _card(pub, base, c + 3, over_k, over_card)
+        if (a < 0) != (b < 0):
+            up = a if a >= 0 else b
+            if up == p0 or up == p1:
+                chance += pub[rules[R_OFF_UNSEEN] + up] * inv_u + w * rank_chance(pub, rules, up, nd, 1.0)
+    return bonus * min(chance, 1.0)
+
+
+@hot
+def layout_value(pub, rules, base, over_k, over_card, mu, hh, inv_u, nd, w, drawn=False):
+    """Value of the layout at ``pub[base:base + 6]`` with ``over_card`` put at ``over_k`` (-1: unchanged).
+
+    ``drawn``: ``over_card`` is a hypothetical stock draw, so one card fewer of its rank is left to come (the pair
+    chance of its new column counts one fewer).
+    """
+    total = 0.0
+    for c in range(3):
+        a = _card(pub, base, c, over_k, over_card)
+        b = _card(pub, base, c + 3, over_k, over_card)
+        if drawn and c == over_k % 3 and (a < 0) != (b < 0):
+            left = pub[draw_offset(pub, rules) + over_card] - 1
+            total += column_with(pub, rules, over_card, -1, mu, inv_u, pair_chance(nd * left) if w != 0.0 else 0.0, w)
+        else:
+            total += column_value(pub, rules, a, b, mu, hh, inv_u, nd, w)
+    if rules[R_FOUR_BONUS] != 0:
+        total += bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w)
+    return total
+
+
+@leaf
+def _pick3(c0, c1, c2, i):
+    if i == 0:
+        return c0
+    if i == 1:
+        return c1
+    return c2
+
+
+# ---------------------------------------------------------------- the agent's view of one decision
+@leaf
+def counting(pub, rules, params, player):
+    """``(mu, hh, inv_u, nd, w)``: mean points of an unseen card, expected value of a column of two face-down
+    cards, ``1 / U``, expected draws per stock card of a rank (``n / S``) and the pair weight in force."""
+    ou = rules[R_OFF_UNSEEN]
+    n_unseen = 0
+    sum_points = 0
+    same = 0
+    for r in range(NUM_RANKS):
+        u = pub[ou + r]
+        pr = rules[R_POINTS + r]
+        n_unseen += u
+        sum_points += u * pr
+        same += u * (u - 1) * pr
+    same *= 2
+    if rules[R_TWOS_KEEP] == 1:
+        u = pub[ou + TWO]
+        same -= u * (u - 1) * pair_score(rules, TWO)
+    inv_u = 1.0 / n_unseen if n_unseen > 0 else 0.0
+    mu = sum_points * inv_u
+    hh = 2.0 * mu - (same / (n_unseen * (n_unseen - 1)) if n_unseen > 1 else 0.0)
+    if pub[ENDER] >= 0:
+        return mu, hh, inv_u, 0.0, 0.0
+    n_draw = n_unseen
+    if pub[RECYCLES] > 0:
+        n_draw = 0
+        for r in range(NUM_RANKS):
+            n_draw += pub[rules[R_OFF_STOCK_KNOWN] + r]
+    w = params[PAIR_WEIGHT]
+    nd = params[HORIZON] * min_opponent_face_down(pub, rules, player) / n_draw if n_draw > 0 else 0.0
+    return mu, hh, inv_u, nd if w != 0.0 else 0.0, w
+
+
+@leaf
+def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
+    """``now - c(k) - stall`` for a position ``k`` whose partner is face up (``BIG`` otherwise or at ``last``): the
+    layout value once column ``k % 3`` is taken out, to which the new column's score is added."""
+    if k == last or pub[base + (k + 3) % 6] < 0:
+        return BIG
+    x = now - _pick3(c0, c1, c2, k % 3)
+    if pub[base + k] < 0:
+        x -= stall
+    return x
+
+
+@leaf
+def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
+    """Expected value of drawing for the layout at ``base`` with column values ``c0, c1, c2``: over the draw
+    distribution, the best of ``throw`` and placing the card at each position. ``last`` (-1 for none) is the last
+    face-down position: covering it goes out with the final score ``fin_rest + column_score(card, partner)``,
+    allowed up to ``limit``; ``stall`` is subtracted from every move that covers a face-down card.
+
+    Placements are grouped so that each rank costs a few operations: every position whose partner is face down
+    gives the same new column (only the best old column matters), and next to a face-up partner ``p`` the new
+    column scores ``points(card) + points(p)`` unless the card pairs ``p``."""
+    if rules[R_FOUR_BONUS] != 0:
+        return draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
+    now = c0 + c1 + c2
+    top_h = -BIG  # best old column (plus stall) among positions with a face-down partner; -BIG: none
+    for k in range(6):
+        if k != last and pub[base + (k + 3) % 6] < 0:
+            o = _pick3(c0, c1, c2, k % 3) + (stall if pub[base + k] < 0 else 0.0)
+            if o > top_h:
+                top_h = o
+    x = (_partner_score(pub, rules, base, 0, now, c0, c1, c2, last, stall),
+         _partner_score(pub, rules, base, 1, now, c0, c1, c2, last, stall),
+         _partner_score(pub, rules, base, 2, now, c0, c1, c2, last, stall),
+         _partner_score(pub, rules, base, 3, now, c0, c1, c2, last, stall),
+         _partner_score(pub, rules, base, 4, now, c0, c1, c2, last, stall),
+         _partner_score(pub, rules, base, 5, now, c0, c1, c2, last, stall))
+    # best unpaired placement next to a face-up partner: a1 (partner rank p1), and a2 among other partner ranks
+    a1 = BIG
+    p1 = -1
+    for k in range(6):
+        if x[k] < BIG:
+            p = pub[base + (k + 3) % 6]
+            v = x[k] + rules[R_POINTS + p]
+            if v < a1:
+                a1 = v
+                p1 = p
+    a2 = BIG
+    for k in range(6):
+        if x[k] < BIG:
+            p = pub[base + (k + 3) % 6]
+            if p != p1:
+                v = x[k] + rules[R_POINTS + p]
+                if v < a2:
+                    a2 = v
+    # completing a pair next to face-up partner p: (rank, value) per position, rank -1 when not possible
+    o0, v0 = _pair_option(pub, rules, base, 0, x[0])
+    o1, v1 = _pair_option(pub, rules, base, 1, x[1])
+    o2, v2 = _pair_option(pub, rules, base, 2, x[2])
+    o3, v3 = _pair_option(pub, rules, base, 3, x[3])
+    o4, v4 = _pair_option(pub, rules, base, 4, x[4])
+    o5, v5 = _pair_option(pub, rules, base, 5, x[5])
+    p_last = pub[base + (last + 3) % 6] if last >= 0 else -1
+    pair2 = float(pair_score(rules, TWO))
+    dof = draw_offset(pub, rules)
+    ou = rules[R_OFF_UNSEEN]
+    total = 0.0
+    n_draw = 0
+    # the rank loop has no data-dependent branches: absent ranks weigh 0, options are chosen with min()
+    for r in range(NUM_RANKS):
+        cnt = pub[dof + r]
+        pr = rules[R_POINTS + r]
+        pair_r = pair2 if r == TWO else 0.0
+        g = pr + mu - pair_r
+        new_hidden = pr + mu - pub[ou + r] * inv_u * (2 * pr - pair_r) - w * pair_chance(nd * (cnt - 1)) * max(g, 0.0)
+        best = min(throw, now - top_h + new_hidden)
+        best = min(best, pr + (a2 if r == p1 else a1))
+        best = min(best, v0 if o0 == r else BIG)
+        best = min(best, v1 if o1 == r else BIG)
+        best = min(best, v2 if o2 == r else BIG)
+        best = min(best, v3 if o3 == r else BIG)
+        best = min(best, v4 if o4 == r else BIG)
+        best = min(best, v5 if o5 == r else BIG)
+        if last >= 0:
+            best = min(best, going_out_value(fin_rest + column_score(r, p_last, rules), limit) - stall)
+        total += cnt * best
+        n_draw += cnt
+    return total / n_draw if n_draw > 0 else throw
+
+
+@leaf
+def _pair_option(pub, rules, base, k, x_k):
+    """``(rank, value)``: drawing the rank of the face-up partner of ``k`` and putting it at ``k`` completes the
+    pair, worth ``x_k + pair_score``; rank -1 when ``k`` has no face-up partner (``x_k`` is ``BIG``)."""
+    if x_k >= BIG:
+        return -1, BIG
+    p = pub[base + (k + 3) % 6]
+    return p, x_k + pair_score(rules, p)
+
+
+@hot
+def draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
+    """:func:`draw_value` written plainly, every placement valued with :func:`layout_value` (used with
+    ``four_of_a_kind_bonus``, and by the tests as the reference for the fast version)."""
+    dof = draw_offset(pub, rules)
+    total = 0.0
+    n_draw = 0
+    for r in range(NUM_RANKS):
+        cnt = pub[dof + r]
+        if cnt <= 0:
+            continue
+        n_draw += cnt
+        best = throw
+        for k in range(6):
+            if k == last:
+                v = going_out_value(layout_value(pub, rules, base, k, r, mu, hh, inv_u, 0.0, 0.0), limit) - stall
+            else:
+                v = layout_value(pub, rules, base, k, r, mu, hh, inv_u, nd, w, True)
+                if pub[base + k] < 0:
+                    v -= stall
+            if v < best:
+                best = v
+        total += cnt * best
+    return total / n_draw if n_draw > 0 else throw
+
+
+# ---------------------------------------------------------------- opponents and going out
+@leaf
+def opponents_estimate(pub, rules, player, mu, hh, inv_u):
+    """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
+    plus the expectation of face-down ones, minus the expected gain of one draw with ``one_last_turn``."""
+    last_hole = pub[HOLE] == rules[R_HOLES] - 1
+    one_last_turn = rules[R_END] == 1 and pub[ENDER] < 0
+    best = 1e18
+    for q in range(rules[R_PLAYERS]):
+        if q == player:
+            continue
+        base = rules[R_OFF_VIEW] + 6 * q
+        c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
+        c1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
+        c2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
+        est = c0 + c1 + c2
+        if rules[R_FOUR_BONUS] != 0:
+            est += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
+        if one_last_turn:
+            est = draw_value(pub, rules, base, est, c0, c1, c2, mu, hh, inv_u, 0.0, 0.0, -1, 0.0, BIG, 0.0)
+        if last_hole:
+            est += pub[rules[R_OFF_TOTALS] + q]
+        if est < best:
+            best = est
+    return best
+
+
+@hot
+def out_limit(pub, rules, params, player, opp):
+    """Tip (e): the highest final score with which the agent may go out (``BIG`` when there is no limit): with
+    ``count_out`` it is the best opponent's estimate ``opp`` plus ``out_margin``, less the agent's game total on
+    the last hole (``opp`` then includes the opponents' totals)."""
+    if params[COUNT_OUT] == 0.0 or pub[ENDER] >= 0 or stalled(pub, rules):
+        return BIG
+    limit = opp + params[OUT_MARGIN]
+    if pub[HOLE] == rules[R_HOLES] - 1:
+        limit -= pub[rules[R_OFF_TOTALS] + player]
+    return limit
+
+
+@leaf
+def going_out_value(score, limit):
+    """Value of an action that goes out with final score ``score``: the score, or ``BIG`` above ``limit``."""
+    return score if score <= limit else BIG
+
+
+# ---------------------------------------------------------------- watching the discard pile
+@leaf
+def _column_needs(pub, rules, a, b, mu, inv_u):
+    """``(rank_a, gain_a, rank_b, gain_b)`` for one column of the next player: the points a card of each face-up
+    rank would save them by completing the column pair (rank -1 when there is nothing to complete)."""
+    if a == b:
+        return -1, 0.0, -1, 0.0
+    if a < 0:
+        a, b = b, a
+    value = column_with(pub, rules, a, b, mu, inv_u, 0.0, 0.0)
+    gain_a = max(value - pair_score(rules, a), 0.0)
+    if b < 0:
+        return a, gain_a, -1, 0.0
+    return a, gain_a, b, max(value - pair_score(rules, b), 0.0)
+
+
+@leaf
+def needs(pub, rules, player, mu, inv_u):
+    """What ``player`` needs from the discard pile: ``(mask, expected, ranks, gains)``. Bit ``r`` of ``mask`` is
+    set when a card of rank ``r`` would complete one of their column pairs, saving ``gains[j]`` points for each
+    ``ranks[j] == r``; ``expected`` is the expected saving of an unseen card."""
+    base = rules[R_OFF_VIEW] + 6 * player
+    r0, g0, r1, g1 = _column_needs(pub, rules, pub[base], pub[base + 3], mu, inv_u)
+    r2, g2, r3, g3 = _column_needs(pub, rules, pub[base + 1], pub[base + 4], mu, inv_u)
+    r4, g4, r5, g5 = _column_needs(pub, rules, pub[base + 2], pub[base + 5], mu, inv_u)
+    ranks = (r0, r1, r2, r3, r4, r5)
+    gains = (g0, g1, g2, g3, g4, g5)
+    ou = rules[R_OFF_UNSEEN]
+    mask = 0
+    expected = 0.0
+    for j in range(6):
+        r = ranks[j]
+        if r >= 0:
+            mask |= 1 << r
+            expected += pub[ou + r] * inv_u * gains[j]
+    return mask, expected, ranks, gains
+
+
+@leaf
+def need_gain(ranks, gains, card):
+    """Points ``card`` saves the next player (from :func:`needs`); 0 when it completes none of their pairs."""
+    best = 0.0
+    for j in range(6):
+        if ranks[j] == card and gains[j] > best:
+            best = gains[j]
+    return best
+
+
+@leaf
+def watch_applies(pub, rules, params, goes_out):
+    """Whether the next player gets a turn after this action, so that tip (d) applies."""
+    if params[WATCH_DISCARD] == 0.0:
+        return False
+    if pub[ENDER] >= 0:
+        return pub[FINAL_LEFT] > 1
+    return not (goes_out and rules[R_END] == 0)
+
+
+@hot
+def discard_penalty(pub, rules, params, player, card, goes_out, mu, hh, inv_u):
+    """Tip (d): cost of leaving ``card`` (-1: an unseen card) on the discard pile for the next player."""
+    if not watch_applies(pub, rules, params, goes_out):
+        return 0.0
+    nxt = (player + 1) % rules[R_PLAYERS]
+    mask, expected, ranks, gains = needs(pub, rules, nxt, mu, inv_u)
+    if card < 0:
+        return params[WATCH_DISCARD] * expected
+    return params[WATCH_DISCARD] * need_gain(ranks, gains, card)
+
+
+# ---------------------------------------------------------------- the agent
+@hot
+def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall):
+    """Value of putting ``card`` at position ``k`` of the agent's layout before tip (d), the whole layout valued
+    again with :func:`layout_value` (used with ``four_of_a_kind_bonus`` and as the tests' reference)."""
+    if k == last:
+        return going_out_value(layout_value(pub, rules, base, k, card, mu, hh, inv_u, 0.0, 0.0), limit) - stall
+    v = layout_value(pub, rules, base, k, card, mu, hh, inv_u, nd, w)
+    if pub[base + k] < 0:
+        v -= stall
+    return v
+
+
+@hot
+def best_placement_reference(pub, rules, params, player, base, card, best, mu, hh, inv_u, nd, w, last, limit,
+                             stall):
+    """:func:`best_placement` written plainly with :func:`place_value_reference`."""
+    action = -1
+    for k in range(6):
+        v = place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall)
+        v += discard_penalty(pub, rules, params, player, pub[base + k], k == last, mu, hh, inv_u)
+        if v < best:
+            best = v
+            action = k
+    return action, best
+
+
+@leaf
+def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest,
+                   limit, stall, needed, pen_unseen, ranks, gains):
+    """``(position, value)`` of the best placement of ``card`` if its value is below ``best`` (else position -1),
+    tip (d) included (``needed``, ``pen_unseen``, ``ranks``, ``gains``: :func:`needs` of the next player, the
+    expectation weighted; all 0 when tip (d) does not apply); ties go to the lowest position. Written with few
+    branches: the positions' outcomes are hard to predict, and mispredicted branches cost more than the
+    arithmetic."""
+    if rules[R_FOUR_BONUS] != 0:
+        return best_placement_reference(pub, rules, params, player, base, card, best, mu, hh, inv_u, nd, w, last,
+                                        limit, stall)
+    weight = params[WATCH_DISCARD]
+    pr = rules[R_POINTS + card]
+    pair_c = float(pair_score(rules, card))
+    new_hidden = column_with(pub, rules, card, -1, mu, inv_u, rank_chance(pub, rules, card, nd, w), w)
+    total = c0 + c1 + c2
+    action = -1
+    for k in range(6):
+        p = pub[base + (k + 3) % 6]
+        x = pub[base + k]
+        new_known = pair_c if p == card else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
+        v = total - _pick3(c0, c1, c2, k % 3) + (new_known if p >= 0 else new_hidden)
+        v += pen_unseen - stall if x < 0 else 0.0
+        if x >= 0 and (needed >> x) & 1:
+            v += weight * need_gain(ranks, gains, x)
+        if k == last:
+            v = going_out_value(fin_rest + column_score(card, p, rules), limit) - stall
+            if watch_applies(pub, rules, params, True):
+                v += pen_unseen
+        if v < best:
+            best = v
+            action = k
+    return action, best
+
+
+@leaf
+def decision_context(pub, rules, params, player):
+    """Everything a decision of ``player`` starts from, as a tuple:
+
+    ``mu, hh, inv_u, nd, w`` (:func:`counting`); ``c0, c1, c2``, the values of the player's three columns, and
+    ``now``, the layout's value; ``stall``, the bonus for covering a face-down card (non-zero once the deal has
+    :func:`~agents.common.stalled`); and, when one face-down card is left (at position ``last``, else -1):
+    ``limit`` (:func:`out_limit`), ``fin_rest``, the final score of the other two columns, and ``blind_out``, the
+    value of exposing the last card blind (``BIG`` when not allowed).
+    """
+    base = rules[R_OFF_VIEW] + 6 * player
+    mu, hh, inv_u, nd, w = counting(pub, rules, params, player)
+    c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, nd, w)
+    c1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, nd, w)
+    c2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, nd, w)
+    now = c0 + c1 + c2
+    if rules[R_FOUR_BONUS] != 0:
+        now += bonus_value(pub, rules, base, -1, 0, inv_u, nd, w)
+    stall = STALL if stalled(pub, rules) else 0.0
+    last = -1
+    limit = BIG
+    fin_rest = 0.0
+    blind_out = BIG
+    if face_down_of(pub, rules, player) == 1:
+        for k in range(6):
+            if pub[base + k] < 0:
+                last = k
+        if params[COUNT_OUT] != 0.0:
+            limit = out_limit(pub, rules, params, player, opponents_estimate(pub, rules, player, mu, hh, inv_u))
+        f0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
+        f1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
+        f2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
+        final_now = f0 + f1 + f2
+        fin_rest = final_now - _pick3(f0, f1, f2, last % 3)
+        if rules[R_FOUR_BONUS] != 0:
+            final_now += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
+        blind_out = going_out_value(final_now, limit) - stall
+    return mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out
+
+
+@hot
+def ev_act(pub, rules, params, agent_rng, player):
+    """Decision of the expected-value agent (see the module docstring)."""
+    phase = pub[PHASE]
+    if phase == OPEN:
+        return opening_flip(pub, rules, player)
+    base = rules[R_OFF_VIEW] + 6 * player
+    mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out = decision_context(
+        pub, rules, params, player)
+    must_flip_last = last >= 0 and rules[R_DISCARD_FLIP] == 2
+    keep = blind_out if must_flip_last else now  # value of the layout after throwing a draw away
+
+    if phase == FLIP_PHASE:
+        if last >= 0:
+            if rules[R_DISCARD_FLIP] == 2 or blind_out <= now:
+                return FLIP + last
+            return PASS
+        return flip_choice(pub, rules, player, True)
+
+    # tip (d): what the next player needs
+    needed = 0
+    pen_unseen = 0.0
+    ranks = (-1, -1, -1, -1, -1, -1)
+    gains = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    if watch_applies(pub, rules, params, False):
+        needed, pen_unseen, ranks, gains = needs(pub, rules, (player + 1) % rules[R_PLAYERS], mu, inv_u)
+        pen_unseen *= params[WATCH_DISCARD]
+
+    if phase == HOLD:
+        card = pub[HELD]
+        best = keep
+        if (needed >> card) & 1 and watch_applies(pub, rules, params, must_flip_last):
+            best += params[WATCH_DISCARD] * need_gain(ranks, gains, card)
+        k, best = best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
+                                 fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        return THROW_DRAWN if k < 0 else PLACE_DRAWN + k
+
+    if phase == START:
+        k, best = best_placement(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, c0, c1, c2,
+                                 mu, hh, inv_u, nd, w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        action = TAKE_DISCARD + k if k >= 0 else -1
+        # a draw is never worse than throwing it away (``keep``), so its exact value is needed only when the
+        # discard beats ``keep`` or a reveal competes; ties go to the draw
+        if pub[STOCK_N] > 0:
+            if best >= keep and rules[R_REVEAL] == 0:
+                best = keep
+                action = DRAW_STOCK
+            else:
+                v = draw_value(pub, rules, base, keep, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
+                if v <= best:
+                    best = v
+                    action = DRAW_STOCK
+        if rules[R_REVEAL] == 1:
+            for k in range(6):
+                if pub[base + k] < 0:
+                    v = blind_out if k == last else now + 1e-9 - stall
+                    if v < best:
+                        best = v
+                        action = REVEAL + k
+        if action < 0:  # no stock and going out not allowed: the discard must still be used
+            for k in range(6):
+                if k != last:
+                    return TAKE_DISCARD + k
+        return action
+    return THROW_DRAWN

@@ -1,0 +1,44 @@
+"""Loading user agents: installed packages and local files register themselves on import.
+
+Two ways, both read when :mod:`agents` is imported:
+
+- a package declares an entry point in the group ``golfsim.agents`` (its module registers agents on import);
+- the environment variable ``GOLFSIM_AGENT_MODULES`` lists module names or ``.py`` file paths, comma-separated.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+ENV_VAR = "GOLFSIM_AGENT_MODULES"
+
+
+def load_module(spec: str):
+    """Import a module by name, or a ``.py`` file by path (once; a second call returns the same module)."""
+    spec = spec.strip()
+    if spec.endswith(".py"):
+        path = Path(spec).resolve()
+        if not path.is_file():
+            raise ValueError(f"{ENV_VAR}: no agent file at {spec!r}")
+        name = f"golfsim_user_agent_{path.stem}_{abs(hash(str(path))):x}"
+        if name in sys.modules:
+            return sys.modules[name]
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        module_spec.loader.exec_module(module)
+        return module
+    return importlib.import_module(spec)
+
+
+def load_plugins() -> None:
+    """Import every agent module named by entry points and by ``GOLFSIM_AGENT_MODULES``."""
+    for ep in entry_points(group="golfsim.agents"):
+        ep.load()
+    for spec in filter(None, os.environ.get(ENV_VAR, "").split(",")):
+        load_module(spec)

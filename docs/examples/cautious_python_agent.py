@@ -1,0 +1,37 @@
+"""A plain-Python agent: any callable from observation to action. It plays through the step API (``play_game``).
+
+``observation`` is the dict of ``GolfEnv.observe``: ``view`` (players x 6 ranks, -1 face down), ``top_discard``,
+``held`` (the card you drew, in the hold phase), ``unseen`` counts, ``rules`` and ``action_mask``.
+"""
+
+import numpy as np
+
+from agents import Param, register_python_agent
+from golfsim.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
+
+
+def make_cautious(params: dict):
+    """Build the policy; ``params`` holds the parameters with the user's values."""
+    keep_at_most = params["keep_at_most"]
+
+    def cautious(observation: dict) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        points = observation["rules"].points()
+        mine = observation["view"][observation["player"]]
+        face_down = [k for k in range(6) if mine[k] < 0]
+        if observation["phase"] in ("open", "flip"):
+            return int(FLIP + face_down[0]) if FLIP + face_down[0] in legal else int(PASS)
+        if observation["phase"] == "start":
+            top = observation["top_discard"]
+            if points[top] <= keep_at_most and face_down:
+                return int(TAKE_DISCARD + face_down[0])
+            return DRAW_STOCK
+        if points[observation["held"]] <= keep_at_most and face_down:
+            return int(PLACE_DRAWN + face_down[0])
+        return THROW_DRAWN
+
+    return cautious
+
+
+register_python_agent("cautious", "plain Python: keeps cards worth at most keep_at_most over face-down ones",
+                      make_cautious, params=(Param("keep_at_most", 3.0, "highest points of a card worth keeping"),))
