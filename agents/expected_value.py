@@ -155,7 +155,7 @@ def rank_chance(pub, rules, rank, nd, w):
     return pair_chance(nd * pub[draw_offset(pub, rules) + rank])
 
 
-@leaf
+@hot
 def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
     """Value of a column holding the face-up card ``r`` and the partner ``p`` (a rank, or -1 face down), where
     ``q_r`` is the pair chance of ``r`` (see the module docstring)."""
@@ -170,7 +170,7 @@ def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
     return e
 
 
-@leaf
+@hot
 def column_value(pub, rules, a, b, mu, hh, inv_u, nd, w):
     """Value of a column with cards ``a`` over ``b`` (rank, or -1 face down); ``nd`` is the expected number of
     draws of each stock card in the agent's remaining turns and ``w`` the pair weight (0: the expected final score
@@ -247,7 +247,7 @@ def _pick3(c0, c1, c2, i):
 
 
 # ---------------------------------------------------------------- the agent's view of one decision
-@leaf
+@hot
 def counting(pub, rules, params, player):
     """``(mu, hh, inv_u, nd, w)``: mean points of an unseen card, expected value of a column of two face-down
     cards, ``1 / U``, expected draws per stock card of a rank (``n / S``) and the pair weight in force."""
@@ -280,7 +280,7 @@ def counting(pub, rules, params, player):
     return mu, hh, inv_u, nd if w != 0.0 else 0.0, w
 
 
-@leaf
+@hot
 def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
     """``now - c(k) - stall`` for a position ``k`` whose partner is face up (``BIG`` otherwise or at ``last``): the
     layout value once column ``k % 3`` is taken out, to which the new column's score is added."""
@@ -292,7 +292,7 @@ def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
     return x
 
 
-@leaf
+@hot
 def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
     """Expected value of drawing for the layout at ``base`` with column values ``c0, c1, c2``: over the draw
     distribution, the best of ``throw`` and placing the card at each position. ``last`` (-1 for none) is the last
@@ -370,7 +370,7 @@ def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, 
     return total / n_draw if n_draw > 0 else throw
 
 
-@leaf
+@hot
 def _pair_option(pub, rules, base, k, x_k):
     """``(rank, value)``: drawing the rank of the face-up partner of ``k`` and putting it at ``k`` completes the
     pair, worth ``x_k + pair_score``; rank -1 when ``k`` has no face-up partner (``x_k`` is ``BIG``)."""
@@ -407,7 +407,7 @@ def draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fi
 
 
 # ---------------------------------------------------------------- opponents and going out
-@leaf
+@hot
 def opponents_estimate(pub, rules, player, mu, hh, inv_u):
     """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
     plus the expectation of face-down ones, minus the expected gain of one draw with ``one_last_turn``."""
@@ -453,7 +453,7 @@ def going_out_value(score, limit):
 
 
 # ---------------------------------------------------------------- watching the discard pile
-@leaf
+@hot
 def _column_needs(pub, rules, a, b, mu, inv_u):
     """``(rank_a, gain_a, rank_b, gain_b)`` for one column of the next player: the points a card of each face-up
     rank would save them by completing the column pair (rank -1 when there is nothing to complete)."""
@@ -468,7 +468,7 @@ def _column_needs(pub, rules, a, b, mu, inv_u):
     return a, gain_a, b, max(value - pair_score(rules, b), 0.0)
 
 
-@leaf
+@hot
 def needs(pub, rules, player, mu, inv_u):
     """What ``player`` needs from the discard pile: ``(mask, expected, ranks, gains)``. Bit ``r`` of ``mask`` is
     set when a card of rank ``r`` would complete one of their column pairs, saving ``gains[j]`` points for each
@@ -490,7 +490,7 @@ def needs(pub, rules, player, mu, inv_u):
     return mask, expected, ranks, gains
 
 
-@leaf
+@hot
 def need_gain(ranks, gains, card):
     """Points ``card`` saves the next player (from :func:`needs`); 0 when it completes none of their pairs."""
     best = 0.0
@@ -500,7 +500,7 @@ def need_gain(ranks, gains, card):
     return best
 
 
-@leaf
+@hot
 def watch_applies(pub, rules, params, goes_out):
     """Whether the next player gets a turn after this action, so that tip (d) applies."""
     if params[WATCH_DISCARD] == 0.0:
@@ -549,7 +549,7 @@ def best_placement_reference(pub, rules, params, player, base, card, best, mu, h
     return action, best
 
 
-@leaf
+@hot
 def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest,
                    limit, stall, needed, pen_unseen, ranks, gains):
     """``(position, value)`` of the best placement of ``card`` if its value is below ``best`` (else position -1),
@@ -584,7 +584,7 @@ def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu,
     return action, best
 
 
-@leaf
+@hot
 def decision_context(pub, rules, params, player):
     """Everything a decision of ``player`` starts from, as a tuple:
 

@@ -9,7 +9,6 @@ Two ways, both read when :mod:`agents` is imported:
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 from importlib.metadata import entry_points
@@ -19,20 +18,16 @@ ENV_VAR = "GOLFSIM_AGENT_MODULES"
 
 
 def load_module(spec: str):
-    """Import a module by name, or a ``.py`` file by path (once; a second call returns the same module)."""
+    """Import a module by name, or a ``.py`` file by path (its folder joins ``sys.path``, so Numba's cache can
+    import it again by name in a later run); importing twice returns the same module."""
     spec = spec.strip()
     if spec.endswith(".py"):
         path = Path(spec).resolve()
         if not path.is_file():
             raise ValueError(f"{ENV_VAR}: no agent file at {spec!r}")
-        name = f"golfsim_user_agent_{path.stem}_{abs(hash(str(path))):x}"
-        if name in sys.modules:
-            return sys.modules[name]
-        module_spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[name] = module
-        module_spec.loader.exec_module(module)
-        return module
+        if str(path.parent) not in sys.path:
+            sys.path.insert(0, str(path.parent))
+        spec = path.stem
     return importlib.import_module(spec)
 
 

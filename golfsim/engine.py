@@ -331,7 +331,7 @@ def _recycle(pub, hid, rules, deal_rng):
     pub[RECYCLES] += 1
 
 
-@leaf
+@hot
 def begin_turn(pub, hid, rules, deal_rng, p):
     """Give the turn to ``p``: end a deal at the turn cap, recycle an empty stock or end the deal without one."""
     pub[CURRENT] = p
@@ -348,7 +348,7 @@ def begin_turn(pub, hid, rules, deal_rng, p):
     pub[PHASE] = START
 
 
-@leaf
+@hot
 def _end_turn(pub, hid, rules, deal_rng):
     p = pub[CURRENT]
     players = rules[R_PLAYERS]

@@ -57,7 +57,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         deal_rng[0] = deal_state(deal_seed, game, h)
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
         while pub[PHASE] != DONE:
-            p = pub[CURRENT]
+            p = np.int64(pub[CURRENT])  # agents are compiled for an int64 seat: no second specialisation
             a = decide(agent_ids[p], user_fns, pub, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 error[0] = h + 1
