@@ -1,0 +1,106 @@
+"""golfsim's experiments: one module per question, each writing ``results/<name>/``.
+
+Every module has ``NAME``, ``run(games=None, seed=0, ...) -> ExperimentOutput`` (``games=None`` is the full size
+used for the committed ``results/``; a number sets every cell to that many games, e.g. a few hundred for a test)
+and ``summary(table)``, the short table the command line prints.
+
+=============  ======================================================================================================
+name           question
+=============  ======================================================================================================
+``ladder``     mean nine-hole score and win rate of every built-in agent at 2, 3 and 4 players
+``tips``       does each strategy tip from the source texts help? A/B tests on duplicate deals at 2 and 4 players
+``variants``   what each rule option does to deal scores, deal length, going out, first-seat advantage, agent ranking
+``players``    the same deal statistics and the agents' order from 2 to 8 players
+``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
+=============  ======================================================================================================
+
+Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
+every committed result. ``python -m experiments.notebooks`` executes the notebooks in place at full size.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+from types import ModuleType
+
+#: Experiment name -> module path.
+REGISTRY: dict[str, str] = {
+    "ladder": "experiments.ladder",
+    "tips": "experiments.tips",
+    "variants": "experiments.variants",
+    "players": "experiments.players",
+    "benchmarks": "experiments.benchmarks",
+}
+
+#: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
+ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players")
+
+#: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
+NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"
+NOTEBOOK_DEFAULT_GAMES = 200
+
+
+def names() -> list[str]:
+    """Every experiment name, ``all`` first."""
+    return ["all", *REGISTRY]
+
+
+def load(name: str) -> ModuleType:
+    """The module of experiment ``name``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the experiments.
+    """
+    key = str(name).strip().lower()
+    if key not in REGISTRY:
+        raise ValueError(f"unknown experiment {name!r}; choose one of: {', '.join(names())}")
+    return import_module(REGISTRY[key])
+
+
+def source_fingerprint() -> dict[str, str]:
+    """SHA-256 (first 16 hex digits) of the sources that decide the numbers: the agents and the engine.
+
+    Stored in every ``config.json`` so a result can be checked against the code it came from.
+    """
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = {}
+    for folder in ("agents", "golfsim"):
+        digest = hashlib.sha256()
+        for path in sorted((root / folder).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        out[folder] = digest.hexdigest()[:16]
+    return out
+
+
+def figure_png(fig, dpi: int = 100):
+    """A matplotlib figure as an ``IPython.display.Image`` (PNG), whatever the notebook's matplotlib backend."""
+    import io
+
+    from IPython.display import Image
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    return Image(buffer.getvalue())
+
+
+def notebook_games(default: int = NOTEBOOK_DEFAULT_GAMES) -> int | None:
+    """Games per cell for a notebook, from ``GOLFSIM_NOTEBOOK_GAMES``: unset -> ``default`` (small, for CI);
+    ``full`` -> ``None`` (each experiment's full size, as in ``results/``); a number -> that number."""
+    text = os.environ.get(NOTEBOOK_GAMES_ENV, "").strip().lower()
+    if not text:
+        return default
+    if text == "full":
+        return None
+    try:
+        games = int(text)
+    except ValueError:
+        raise ValueError(f"{NOTEBOOK_GAMES_ENV} must be a whole number or 'full', got {text!r}") from None
+    if games < 1:
+        raise ValueError(f"{NOTEBOOK_GAMES_ENV} must be at least 1, got {games}")
+    return games

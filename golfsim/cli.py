@@ -271,6 +271,64 @@ def tournament(
         raise typer.Exit(130)
 
 
+# ---------------------------------------------------------------- experiment
+@app.command()
+@clear_errors
+def experiment(
+    name: Annotated[str, typer.Argument(
+        help="ladder, tips, variants, players, benchmarks, or all (ladder, tips, variants and players).")],
+    games: Annotated[int | None, typer.Option(
+        help="Games (deal sets) per cell of every experiment; default: each experiment's full size, as in "
+             "results/.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the deals; the same seed reproduces every table exactly.")] = 0,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: the repository's results/).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+):
+    """Run an experiment and write table.csv, table.md, figure PNGs and config.json to results/NAME/.
+
+    'golfsim experiment all' regenerates every committed result (not benchmarks, which depend on the hardware).
+    """
+    import inspect
+    import time
+
+    import experiments
+    from experiments.common import RESULTS
+
+    key = name.strip().lower()
+    chosen = list(experiments.ALL) if key == "all" else [key]
+    modules = [experiments.load(n) for n in chosen]
+    if games is not None and games < 1:
+        raise ValueError(f"games must be a whole number of at least 1, got {games}")
+    root = Path(out_dir) if out_dir is not None else RESULTS
+    for module in modules:
+        accepted = inspect.signature(module.run).parameters
+        kwargs = {"seed": seed}
+        if games is not None:
+            kwargs["games"] = games
+        if "threads" in accepted:
+            kwargs["threads"] = threads
+        elif threads is not None:
+            err.print(f"{module.NAME}: --threads is ignored (the experiment sets its own thread counts)",
+                      highlight=False)
+        if "log" in accepted:
+            kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
+        start = time.perf_counter()
+        output = module.run(**kwargs)
+        written = output.write(root / module.NAME)
+        seconds = time.perf_counter() - start
+        short = module.summary(output.table) if hasattr(module, "summary") else output.table.head(12)
+        table = RichTable(title=f"{module.NAME} ({seconds:,.0f} s)", title_justify="left")
+        for col in short.columns:
+            table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
+        for row in short.itertuples(index=False):
+            table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
+        console = out if out.is_terminal else Console(width=160)
+        console.print(table)
+        console.print(f"wrote {root / module.NAME}: {', '.join(p.name for p in written)}", highlight=False,
+                  soft_wrap=True)
+
+
 # ---------------------------------------------------------------- cache
 @app.command("cache-clear")
 def cache_clear():

@@ -1,0 +1,95 @@
+"""How throughput scales: deals per second against batch size, thread count and player count.
+
+Every point is ``golfsim.bench.run_benchmark`` (median of repeats after a warm-up) on the same kernels tournaments
+use. ``games`` is the number of single deals timed per point.
+
+Run: ``golfsim experiment benchmarks`` or ``python -m experiments.benchmarks``.
+"""
+
+from __future__ import annotations
+
+import numba
+import pandas as pd
+
+from experiments.common import ExperimentOutput, base_config
+from golfsim.bench import run_benchmark
+from golfsim.rules import Rules
+
+NAME = "benchmarks"
+AGENTS = ("greedy", "random")
+BATCH_SIZES = (1_000, 10_000, 100_000, 1_000_000)
+PLAYER_COUNTS = (2, 3, 4, 6, 8)
+
+
+def run(games: int = 2_000_000, seed: int = 0, repeats: int = 3) -> ExperimentOutput:
+    """Measure the grid and return the table (one row per point) and a three-panel figure."""
+    import matplotlib.pyplot as plt
+
+    rows = []
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    thread_counts = sorted({1, max_threads})
+    for agent in AGENTS:
+        for threads in thread_counts:
+            r = run_benchmark([agent, agent], Rules(), deals=games, threads=threads, repeats=repeats, seed=seed)
+            rows.append(_row("threads", agent, 2, threads, 1_000_000, r))
+        for batch in BATCH_SIZES:
+            r = run_benchmark([agent, agent], Rules(), deals=games, threads=max_threads, repeats=repeats,
+                              seed=seed, batch_size=batch)
+            rows.append(_row("batch size", agent, 2, max_threads, batch, r))
+        for players in PLAYER_COUNTS:
+            r = run_benchmark([agent] * players, Rules(players=players), deals=max(games // players, 1),
+                              threads=max_threads, repeats=repeats, seed=seed)
+            rows.append(_row("players", agent, players, max_threads, 1_000_000, r))
+    table = pd.DataFrame(rows)
+    one = table[(table.measure == "threads") & (table.threads == 1)].set_index("agent")["deals_per_second"]
+    table["speedup_vs_1_thread"] = [
+        row.deals_per_second / one[row.agent] if row.measure == "threads" else float("nan")
+        for row in table.itertuples()
+    ]
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    for agent, style in zip(AGENTS, ("o-", "s--"), strict=True):
+        t = table[(table.agent == agent) & (table.measure == "threads")]
+        axes[0].plot(t.threads, t.deals_per_second / 1e6, style, label=agent)
+        b = table[(table.agent == agent) & (table.measure == "batch size")]
+        axes[1].semilogx(b.batch_size, b.deals_per_second / 1e6, style, label=agent)
+        p = table[(table.agent == agent) & (table.measure == "players")]
+        axes[2].plot(p.players, p.deals_per_second / 1e6, style, label=agent)
+    axes[0].set(xlabel="Numba threads", ylabel="million deals per second", title="Threads (2 players)",
+                xticks=thread_counts)
+    axes[1].set(xlabel="games per kernel call (batch size)", ylabel="million deals per second",
+                title=f"Batch size ({max_threads} threads, 2 players)")
+    axes[2].set(xlabel="players at the table", ylabel="million deals per second",
+                title=f"Player count ({max_threads} threads)")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend(title="agents (all seats)")
+        ax.set_ylim(bottom=0)
+    fig.suptitle(f"golfsim throughput, default rules; median of {repeats} runs of {games:,} deals per point "
+                 f"(players: {games:,} / players deals), seed {seed}")
+    config = base_config(NAME, rules=Rules().to_dict(), agents=list(AGENTS), seed=seed, deals_per_point=games,
+                         repeats=repeats, threads=thread_counts, batch_sizes=list(BATCH_SIZES),
+                         player_counts=list(PLAYER_COUNTS), threading_layer=rows[-1]["threading_layer"])
+    notes = [f"deals per second are medians of {repeats} timed runs after a warm-up call; "
+             "speedup_vs_1_thread is measured in the same run",
+             "the Numba threading layer was " + rows[-1]["threading_layer"]]
+    return ExperimentOutput(NAME, table, config, {"figure": fig}, notes)
+
+
+def _row(measure, agent, players, threads, batch, result) -> dict:
+    return {
+        "measure": measure,
+        "agent": agent,
+        "players": players,
+        "threads": threads,
+        "batch_size": batch,
+        "deals": result["deals"],
+        "deals_per_second": result["deals_per_second"],
+        "compile_seconds": result["compile_seconds"],
+        "peak_rss_mb": result["peak_rss_mb"],
+        "threading_layer": result["threading_layer"],
+    }
+
+
+if __name__ == "__main__":
+    run().write()

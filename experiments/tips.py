@@ -1,0 +1,261 @@
+"""Strategy tips as controlled A/B tests on duplicate deals: does following each tip lower a player's score?
+
+Design
+------
+Every tip is a parameter of a built-in agent (never a separate copy of an agent). For one tip at ``P`` players:
+
+- *off*: all ``P`` seats play the base agent with the tip switched off;
+- *on, seat s* (for every seat ``s``): the same, except that seat ``s`` plays the base agent with the tip on.
+
+All runs use the same seed, so game ``g`` is dealt identical cards in every run (``golfsim.simulate``: game ``g``
+depends only on ``(seed, g)``), and the opponents are the same agents with the same random streams. For each deal set
+``g`` the effect is the average over the tested seats ``s`` of ``total_on_s(g, s) - total_off(g, s)`` (rotating the
+tested seat removes the advantage of any one seat), and :func:`golfsim.stats.paired_difference` gives its mean and
+95% t-interval over deal sets: points per nine-hole game, **negative = the tip helps**.
+
+So each row answers: "at a table of players who do not follow the tip, how many points per nine-hole game does one
+player gain by following it?"
+
+Run: ``golfsim experiment tips`` or ``python -m experiments.tips``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from experiments import source_fingerprint
+from experiments.common import ExperimentOutput, base_config
+from golfsim import stats
+from golfsim.rules import Rules
+from golfsim.simulate import Table, iter_batches, win_shares
+
+NAME = "tips"
+PLAYER_COUNTS = (2, 4)
+#: Deal sets per (tip, player count) at full size.
+FULL_GAMES = 100_000
+CONFIDENCE = 0.95
+#: An effect whose whole interval lies within this many points per nine-hole game of zero is called negligible.
+NEGLIGIBLE = 0.1
+
+
+@dataclass(frozen=True)
+class Tip:
+    """One strategy tip and the agent parameter that switches it."""
+
+    key: str
+    tip: str
+    source: str
+    base: str
+    param: str
+    on: float
+    off: float
+    comment: str = ""
+
+    def agent(self, on: bool) -> str:
+        value = self.on if on else self.off
+        sep = "," if ":" in self.base else ":"
+        return f"{self.base}{sep}{self.param}={value:g}"
+
+
+TIPS: tuple[Tip, ...] = (
+    Tip("a", "swap blind early", "Replacing a face-down card with a 3 or a King is usually a good trade, since the "
+        "hidden card averages more than that.", "greedy", "blind_swap", 3, -99,
+        "on: a drawn card worth 3 points or less (ace, two, three, King) replaces a face-down card while two or more "
+        "are face down, even where a face-up card would gain more; off: greedy places it wherever its estimate "
+        "gains most (a face-down card already counts as the mean of the unseen cards, about 5.5)"),
+    Tip("b", "build pairs before you lower singles", "Build pairs before you lower singles.", "pair-builder",
+        "pairs_first", 1, 0, "on: a card that completes a column pair is taken or placed before anything else"),
+    Tip("c", "keep a queen above a face-down card", "A pair of Queens costs nothing, so a Queen above a face-down "
+        "card is worth keeping if another Queen might come.", "pair-builder", "keep_threshold", 10, 99,
+        "on: a column with one face-up 10-point card (10, J, Q) over a face-down card is kept for its pair while "
+        "one can come"),
+    Tip("c6", "keep a high card above a face-down card", "As (c), extended to every card worth 6 or more (the "
+        "pair-builder's default)", "pair-builder", "keep_threshold", 6, 99,
+        "on: the same reservation for face-up cards worth 6 points or more"),
+    Tip("d", "watch the discard pile", "Do not throw away the card the next player needs to finish a pair.", "ev",
+        "watch_discard", 0.25, 0,
+        "on: leaving a card on the discard costs 0.25 x the points it would save the next player by pairing"),
+    Tip("e", "count before you go out", "Turning your last card ends the hand for everyone. Only do it when your "
+        "total is low or the others are about to beat you.", "ev", "count_out", 1, 0,
+        "on: goes out only when its final score is not above the best opponent's estimate"),
+    Tip("f", "a lone two beats a pair of twos", "Because a pair of twos scores 0 rather than minus 4, a lone two "
+        "(minus 2) helps you more than a pair of them.", "pair-builder", "lone_two", 1, 0,
+        "on: never completes a column pair of twos"),
+)
+
+COLUMNS = ["tip", "name", "players", "base_agent", "parameter", "on", "off", "opponents", "games", "effect",
+           "effect_low", "effect_high", "effect_sd", "mean_score_off", "mean_score_on", "win_rate_off", "win_rate_on",
+           "win_rate_on_low", "win_rate_on_high", "games_changed", "verdict"]
+
+
+def tip_by_key(key: str) -> Tip:
+    for t in TIPS:
+        if t.key == key:
+            return t
+    raise ValueError(f"no tip {key!r}; tips: {', '.join(t.key for t in TIPS)}")
+
+
+def _totals(agents: list[str], rules: Rules, games: int, seed: int, threads: int | None) -> np.ndarray:
+    """Nine-hole totals ``[games, players]`` of one seating (game ``g`` dealt from ``(seed, g)``)."""
+    table = Table.make(agents, rules)
+    return np.concatenate([b.totals for b in iter_batches(table, games, seed, threads=threads)])
+
+
+def verdict(low: float, high: float, changed: float) -> str:
+    """Plain words for an interval of ``on - off`` (negative helps)."""
+    if changed < 0.01:
+        return "no effect: the switch changes play in under 1% of games"
+    if -NEGLIGIBLE < low and high < NEGLIGIBLE:
+        return f"negligible (within {NEGLIGIBLE:g} points per game)"
+    if high < 0:
+        return "helps"
+    if low > 0:
+        return "hurts"
+    return "no detectable effect"
+
+
+def ab_test(tip: Tip, players: int, games: int, seed: int = 0, threads: int | None = None) -> dict:
+    """One A/B test: ``tip`` at ``players`` players on ``games`` duplicate deal sets (see the module docstring)."""
+    rules = Rules(players=players)
+    off_agent, on_agent = tip.agent(False), tip.agent(True)
+    off = _totals([off_agent] * players, rules, games, seed, threads)
+    on = np.zeros(games)
+    win_on = np.zeros(games)
+    changed = np.zeros(games, dtype=bool)
+    for s in range(players):
+        seating = [off_agent] * players
+        seating[s] = on_agent
+        tot = _totals(seating, rules, games, seed, threads)
+        on += tot[:, s]
+        win_on += win_shares(tot)[:, s]
+        changed |= (tot != off).any(axis=1)
+    on /= players
+    win_on /= players
+    off_seat = off.mean(axis=1)  # the tested seat's total with the tip off, averaged over the rotated seats
+    diff = stats.paired_difference(on, off_seat, CONFIDENCE)
+    w_on, w_lo, w_hi = stats.share_ci(np.clip(win_on, 0, 1), CONFIDENCE)
+    share = float(changed.mean())
+    return {
+        "tip": tip.key, "name": tip.tip, "players": players, "base_agent": tip.base, "parameter": tip.param,
+        "on": tip.on, "off": tip.off, "opponents": f"{players - 1} x {off_agent}", "games": games,
+        "effect": diff["mean"], "effect_low": diff["low"], "effect_high": diff["high"], "effect_sd": diff["sd"],
+        "mean_score_off": float(off_seat.mean()), "mean_score_on": float(on.mean()),
+        "win_rate_off": float(win_shares(off).mean(axis=1).mean()), "win_rate_on": w_on, "win_rate_on_low": w_lo,
+        "win_rate_on_high": w_hi, "games_changed": share, "verdict": verdict(diff["low"], diff["high"], share),
+    }
+
+
+def run(games: int | None = None, seed: int = 0, threads: int | None = None,
+        log: Callable[[str], None] | None = None, tips: tuple[str, ...] | None = None) -> ExperimentOutput:
+    """Test every tip at 2 and 4 players; return the table (one row per tip and player count) and the figure.
+
+    Parameters
+    ----------
+    games : int, optional
+        Duplicate deal sets per tip and player count; default ``FULL_GAMES``.
+    seed : int
+        Seed of the deals; the same for every run, so all tips are tested on the same deals.
+    threads : int, optional
+        Numba threads (default all); results do not depend on it.
+    log : callable, optional
+        Called with a line of text before each test.
+    tips : tuple of str, optional
+        Keys of the tips to test (default all of ``TIPS``).
+    """
+    n = FULL_GAMES if games is None else int(games)
+    chosen = TIPS if tips is None else tuple(tip_by_key(k) for k in tips)
+    rows = []
+    for tip in chosen:
+        for players in PLAYER_COUNTS:
+            if log:
+                log(f"tips: ({tip.key}) {tip.tip}, {players} players, {n:,} deal sets")
+            rows.append(ab_test(tip, players, n, seed, threads))
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    config = base_config(
+        NAME, sources=source_fingerprint(),
+        rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, seed=seed, games_per_cell=n,
+        player_counts=list(PLAYER_COUNTS), confidence=CONFIDENCE,
+        tips=[{**asdict(t), "agent_on": t.agent(True), "agent_off": t.agent(False)} for t in chosen],
+        design="per tip and player count: one run with every seat off, and one run per seat s with seat s on; "
+               "same seed, so identical deals; effect = mean over s of total_on_s(seat s) - total_off(seat s), "
+               "paired t-interval over deal sets; negative = the tip helps",
+        games_played_per_cell={p: (1 + p) * n for p in PLAYER_COUNTS},
+    )
+    notes = [
+        f"Default rules (one deck, nine holes, immediate end) at {' and '.join(map(str, PLAYER_COUNTS))} players; "
+        f"{n:,} duplicate deal sets per row, seed {seed} (the same deals for every tip).",
+        "Each row: the base agent with the tip on (parameter = on) in one seat, every other seat the same base agent "
+        "with the tip off (parameter = off); the tested seat is rotated through every seat and compared with the "
+        "run where every seat has the tip off, on identical deals.",
+        "effect: mean change of the tested player's nine-hole total (points) from switching the tip on, with its "
+        "95% paired t-interval; negative = the tip helps. win_rate_*: the tested seat's share of games won "
+        "(ties shared); games_changed: share of deal sets in which the switch changed any score. verdict: helps / "
+        f"hurts when the interval excludes 0, negligible when it lies within {NEGLIGIBLE:g} points of 0.",
+        *[f"({t.key}) {t.tip}: base {t.base}, {t.param} on={t.on:g} / off={t.off:g}. {t.comment}." for t in chosen],
+    ]
+    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+
+
+def plot(table: pd.DataFrame, config: dict):
+    """Effect of each tip with its 95% interval, at each player count."""
+    import matplotlib.pyplot as plt
+
+    keys = list(dict.fromkeys(table.tip))
+    fig, ax = plt.subplots(figsize=(10, 0.55 * len(keys) + 2.2))
+    counts = sorted(table.players.unique())
+    offsets = np.linspace(-0.18, 0.18, len(counts)) if len(counts) > 1 else [0.0]
+    for players, dy, marker in zip(counts, offsets, "os^D", strict=False):
+        rows = table[table.players == players].set_index("tip").loc[keys]
+        y = np.arange(len(keys)) + dy
+        err = [rows.effect - rows.effect_low, rows.effect_high - rows.effect]
+        bars = ax.errorbar(rows.effect, y, xerr=err, fmt=marker, capsize=4, label=f"{players} players")
+        for x, yy, lo, hi in zip(rows.effect, y, rows.effect_low, rows.effect_high, strict=True):
+            ax.annotate(f"{x:+.2f} ({lo:+.2f} to {hi:+.2f})", (max(x, hi), yy), xytext=(6, 0),
+                        textcoords="offset points", va="center", fontsize=7, color=bars[0].get_color())
+    labels = [f"({k}) {table[table.tip == k].name.iloc[0]}\n{table[table.tip == k].base_agent.iloc[0]}: "
+              f"{table[table.tip == k].parameter.iloc[0]}" for k in keys]
+    ax.set_yticks(np.arange(len(keys)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="k", lw=1)
+    low, high = min(table.effect_low.min(), 0.0), max(table.effect_high.max(), 0.0)
+    span = max(high - low, 1e-9)
+    ax.set_xlim(low - 0.05 * span, high + 0.4 * span)  # room for the numbers right of each interval
+    ax.set_xlabel("effect of following the tip (points per 9-hole game; negative = the tip helps)")
+    ax.set_ylabel("tip (base agent: parameter)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title("Strategy tips, A/B tests on duplicate deals: tip on minus tip off for one player, opponents "
+                 "the same agent with the tip off", fontsize=10)
+    fig.suptitle(f"default rules (1 deck, 9 holes, immediate end); error bars: 95% paired t-intervals; "
+                 f"{config['games_per_cell']:,} deal sets per point, tested seat rotated; seed {config['seed']}",
+                 fontsize=9, y=0.005, va="bottom")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The short table the command line prints."""
+    out = table[["tip", "name", "players", "effect"]].copy()
+    out["95% CI"] = [f"{lo:+.2f} to {hi:+.2f}" for lo, hi in zip(table.effect_low, table.effect_high, strict=True)]
+    out["verdict"] = table.verdict
+    return out
+
+
+def verdicts(table: pd.DataFrame) -> list[str]:
+    """One sentence per tip, with the numbers, for reports and the notebook."""
+    lines = []
+    for key in dict.fromkeys(table.tip):
+        rows = table[table.tip == key]
+        parts = [f"{r.players} players {r.effect:+.2f} ({r.effect_low:+.2f} to {r.effect_high:+.2f}): {r.verdict}"
+                 for r in rows.itertuples()]
+        lines.append(f"({key}) {rows.name.iloc[0]} [{rows.base_agent.iloc[0]} {rows.parameter.iloc[0]}]: "
+                     + "; ".join(parts))
+    return lines
+
+
+if __name__ == "__main__":
+    run(log=print).write()
