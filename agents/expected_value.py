@@ -247,7 +247,7 @@ def _pick3(c0, c1, c2, i):
 
 
 # ---------------------------------------------------------------- the agent's view of one decision
-@hot
+@leaf
 def counting(pub, rules, params, player):
     """``(mu, hh, inv_u, nd, w)``: mean points of an unseen card, expected value of a column of two face-down
     cards, ``1 / U``, expected draws per stock card of a rank (``n / S``) and the pair weight in force."""
@@ -280,7 +280,7 @@ def counting(pub, rules, params, player):
     return mu, hh, inv_u, nd if w != 0.0 else 0.0, w
 
 
-@hot
+@leaf
 def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
     """``now - c(k) - stall`` for a position ``k`` whose partner is face up (``BIG`` otherwise or at ``last``): the
     layout value once column ``k % 3`` is taken out, to which the new column's score is added."""
@@ -370,7 +370,7 @@ def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, 
     return total / n_draw if n_draw > 0 else throw
 
 
-@hot
+@leaf
 def _pair_option(pub, rules, base, k, x_k):
     """``(rank, value)``: drawing the rank of the face-up partner of ``k`` and putting it at ``k`` completes the
     pair, worth ``x_k + pair_score``; rank -1 when ``k`` has no face-up partner (``x_k`` is ``BIG``)."""
@@ -407,7 +407,7 @@ def draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fi
 
 
 # ---------------------------------------------------------------- opponents and going out
-@hot
+@leaf
 def opponents_estimate(pub, rules, player, mu, hh, inv_u):
     """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
     plus the expectation of face-down ones, minus the expected gain of one draw with ``one_last_turn``."""
@@ -490,7 +490,7 @@ def needs(pub, rules, player, mu, inv_u):
     return mask, expected, ranks, gains
 
 
-@hot
+@leaf
 def need_gain(ranks, gains, card):
     """Points ``card`` saves the next player (from :func:`needs`); 0 when it completes none of their pairs."""
     best = 0.0
@@ -500,7 +500,7 @@ def need_gain(ranks, gains, card):
     return best
 
 
-@hot
+@leaf
 def watch_applies(pub, rules, params, goes_out):
     """Whether the next player gets a turn after this action, so that tip (d) applies."""
     if params[WATCH_DISCARD] == 0.0:
@@ -584,7 +584,7 @@ def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu,
     return action, best
 
 
-@hot
+@leaf
 def decision_context(pub, rules, params, player):
     """Everything a decision of ``player`` starts from, as a tuple:
 
