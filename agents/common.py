@@ -12,7 +12,7 @@ A *column pair* of rank ``r`` scores ``pair_score(r)``: 0, or twice a two's poin
 
 from __future__ import annotations
 
-from golfsim.engine import is_legal
+from golfsim.engine import face_down_count, is_legal
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
     ENDER,
@@ -86,23 +86,12 @@ def draw_offset(pub, rules):
 
 
 @leaf
-def face_down_of(pub, rules, player):
-    """How many face-down cards ``player`` has."""
-    base = rules[R_OFF_VIEW] + 6 * player
-    c = 0
-    for k in range(6):
-        if pub[base + k] < 0:
-            c += 1
-    return c
-
-
-@leaf
 def min_opponent_face_down(pub, rules, player):
     """The fewest face-down cards any other player has (6 with no opponents)."""
     best = 6
     for q in range(rules[R_PLAYERS]):
         if q != player:
-            c = face_down_of(pub, rules, q)
+            c = face_down_count(pub, rules, q)
             if c < best:
                 best = c
     return best

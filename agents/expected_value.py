@@ -82,14 +82,13 @@ from agents.base import Param
 from agents.common import (
     STALL_HIDDEN,
     draw_offset,
-    face_down_of,
     flip_choice,
     min_opponent_face_down,
     opening_flip,
     pair_score,
     stalled,
 )
-from golfsim.engine import column_score, top_discard
+from golfsim.engine import column_score, face_down_count, top_discard
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
     DRAW_STOCK,
@@ -607,7 +606,7 @@ def decision_context(pub, rules, params, player):
     limit = BIG
     fin_rest = 0.0
     blind_out = BIG
-    if face_down_of(pub, rules, player) == 1:
+    if face_down_count(pub, rules, player) == 1:
         for k in range(6):
             if pub[base + k] < 0:
                 last = k
