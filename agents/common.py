@@ -159,6 +159,14 @@ J or Q), and the bonus ev gives an action that covers a face-down card then."""
 
 
 @leaf
+def stall_floor(pub, rules, h):
+    """The worth ``h`` of a face-down card, raised to ``STALL_HIDDEN`` once the deal has :func:`stalled`."""
+    if stalled(pub, rules) and h < STALL_HIDDEN:
+        return STALL_HIDDEN
+    return h
+
+
+@leaf
 def final_circuit(pub):
     """True when someone has gone out under ``one_last_turn`` and this is the mover's last turn."""
     return pub[ENDER] >= 0

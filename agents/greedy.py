@@ -47,7 +47,7 @@ blind_swap : float, default -99
 from __future__ import annotations
 
 from agents.base import Param
-from agents.common import STALL_HIDDEN, flip_choice, hidden_mean, opening_flip, points, stalled
+from agents.common import flip_choice, hidden_mean, opening_flip, points, stall_floor
 from golfsim.engine import column_score, face_down_count, top_discard
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
@@ -164,9 +164,7 @@ def greedy_act(pub, rules, params, agent_rng, player):
     if phase == FLIP_PHASE:
         return flip_choice(pub, rules, player, False)
     base = rules[R_OFF_VIEW] + 6 * player
-    h = params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else hidden_mean(pub, rules)
-    if stalled(pub, rules) and h < STALL_HIDDEN:
-        h = STALL_HIDDEN
+    h = stall_floor(pub, rules, params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else hidden_mean(pub, rules))
     if phase == START:
         k, gain = best_placement(pub, rules, base, h, top_discard(pub, rules), False)
         if gain >= params[TAKE_GAIN] or pub[STOCK_N] == 0:

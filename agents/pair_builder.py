@@ -52,13 +52,13 @@ from __future__ import annotations
 
 from agents.base import Param
 from agents.common import (
-    STALL_HIDDEN,
     better_alone,
     final_circuit,
     flip_choice,
     hidden_mean,
     min_opponent_face_down,
     opening_flip,
+    stall_floor,
     stalled,
 )
 from agents.greedy import column_estimate, greedy_value
@@ -161,9 +161,7 @@ def pair_builder_act(pub, rules, params, agent_rng, player):
     if phase == FLIP_PHASE:
         return flip_choice(pub, rules, player, False)
     base = rules[R_OFF_VIEW] + 6 * player
-    h = hidden_mean(pub, rules)
-    if stalled(pub, rules):
-        h = max(h, STALL_HIDDEN)
+    h = stall_floor(pub, rules, hidden_mean(pub, rules))
     lone_two = params[LONE_TWO] != 0.0
     reserved = reserved_columns(pub, rules, player, params[KEEP_THRESHOLD], lone_two)
     pairs_first = params[PAIRS_FIRST] != 0.0

@@ -24,6 +24,7 @@ from experiments import source_fingerprint
 from experiments.common import ExperimentOutput, base_config
 from experiments.ladder import agent_color, builtin_agents
 from experiments.variants import CONFIDENCE, DEAL_COLUMNS, PLOTTED_SELF_PLAY, deal_statistics
+from experiments.variants import summary as variants_summary
 from golfsim.rules import Rules, auto_decks
 from golfsim.tournament import run_tournament
 
@@ -152,14 +153,7 @@ def plot(table: pd.DataFrame, config: dict):
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """The short table the command line prints: the ev self-play row of every player count and the order."""
-    agent = "ev" if "ev" in set(table.agent) else table.agent.iloc[0]
-    rows = table[table.agent == agent]
-    order = {p: " > ".join(table[table.players == p].sort_values("gauntlet_rank").agent) for p in rows.players}
-    return pd.DataFrame({
-        "players": rows.players, f"{agent} deal score": rows.mean_deal_score, "sd": rows.deal_score_sd,
-        "turns": rows.turns, "out lowest %": 100 * rows.out_lowest, "first seat": rows.first_seat_advantage,
-        "order (gauntlet)": [order[p] for p in rows.players],
-    })
+    return variants_summary(table, by="players", rank="gauntlet_rank", order_label="order (gauntlet)")
 
 
 if __name__ == "__main__":

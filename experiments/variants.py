@@ -304,15 +304,16 @@ def plot_ranking(table: pd.DataFrame, config: dict):
     return fig
 
 
-def summary(table: pd.DataFrame) -> pd.DataFrame:
-    """The short table the command line prints: the ev self-play row of every variant and the rank order."""
+def summary(table: pd.DataFrame, by: str = "variant", rank: str = "rr_rank", order_label: str = "ranking"
+            ) -> pd.DataFrame:
+    """The short table the command line prints: the ev self-play row of every ``by`` value and the rank order."""
     agent = "ev" if "ev" in set(table.agent) else table.agent.iloc[0]
     rows = table[table.agent == agent]
-    order = {v: " > ".join(table[table.variant == v].sort_values("rr_rank").agent) for v in rows.variant}
+    order = {v: " > ".join(table[table[by] == v].sort_values(rank).agent) for v in rows[by]}
     return pd.DataFrame({
-        "variant": rows.variant, f"{agent} deal score": rows.mean_deal_score, "sd": rows.deal_score_sd,
+        by: rows[by], f"{agent} deal score": rows.mean_deal_score, "sd": rows.deal_score_sd,
         "turns": rows.turns, "out lowest %": 100 * rows.out_lowest, "first seat": rows.first_seat_advantage,
-        "ranking": [order[v] for v in rows.variant],
+        order_label: [order[v] for v in rows[by]],
     })
 
 
