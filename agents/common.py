@@ -12,6 +12,8 @@ A *column pair* of rank ``r`` scores ``pair_score(r)``: 0, or twice a two's poin
 
 from __future__ import annotations
 
+import numpy as np
+
 from golfsim.engine import face_down_count, is_legal
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
@@ -30,6 +32,8 @@ from golfsim.rules import (
     R_TWOS_KEEP,
     RECYCLES,
     TURN,
+    UNSEEN_CARDS,
+    UNSEEN_POINTS,
 )
 
 NUM_RANKS = 14
@@ -61,15 +65,11 @@ def better_alone(rules, rank):
 
 @leaf
 def hidden_stats(pub, rules):
-    """``(count, point_sum)`` of the cards nobody has seen (``unseen``): a face-down card is uniform over them."""
-    ou = rules[R_OFF_UNSEEN]
-    n = 0
-    s = 0
-    for r in range(NUM_RANKS):
-        c = pub[ou + r]
-        n += c
-        s += c * rules[R_POINTS + r]
-    return n, s
+    """``(count, point_sum)`` of the cards nobody has seen (``unseen``): a face-down card is uniform over them.
+
+    The engine keeps both as running totals (``UNSEEN_CARDS``, ``UNSEEN_POINTS``), so this costs two reads.
+    """
+    return np.int64(pub[UNSEEN_CARDS]), np.int64(pub[UNSEEN_POINTS])
 
 
 @leaf

@@ -1,10 +1,19 @@
 """Compiled dispatch from an agent id to its decision function, used inside the simulator kernels.
 
-Built-in agents are called by id (a branch the compiler can inline); user agents registered with
-``register_compiled_agent`` are first-class functions in the ``user_fns`` tuple, at ids from ``USER_AGENT_BASE``.
-``decide`` and ``act_builtin`` are leaves (:data:`golfsim.jit.leaf`), inlined into the simulator's game loop: that
-saves two calls passing four arrays on every decision (random against random, one thread: about 860k -> 960k deals
-per second). Like every leaf they may only be called from ``hot`` or ``leaf`` functions, or from Python.
+There are two routes, chosen for speed where it pays and for compile time where it does not:
+
+- *Inlined*: ``random`` and ``greedy`` are called by id through ``act_builtin``, whose branches the compiler inlines
+  into the game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
+  seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
+  greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers).
+- *By pointer*: ``ev``, ``pair-builder`` and every user agent are first-class functions of ``AGENT_SIGNATURE`` in
+  the ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so their code
+  is compiled once, only when the agent plays, and is not re-optimised inside every kernel that could call it:
+  the first run of all built-ins compiles about twice as fast. An indirect call costs nothing measurable next
+  to ev's 150 ns decisions (231k deals per second either way).
+
+``decide`` and ``act_builtin`` are leaves (:data:`golfsim.jit.leaf`); like every leaf they may only be called from
+``hot`` or ``leaf`` functions. From Python, use :func:`act`.
 """
 
 from __future__ import annotations
@@ -23,28 +32,63 @@ GREEDY_ID = 1
 EV_ID = 2
 PAIR_BUILDER_ID = 3
 
+INLINED = (RANDOM_ID, GREEDY_ID)
+"""Built-in ids the kernels call through ``act_builtin``; the others are called by pointer."""
+
+_BY_POINTER = {EV_ID: ev_act, PAIR_BUILDER_ID: pair_builder_act}
+_entries: dict[int, object] = {}
+
 
 @leaf
 def act_builtin(agent_id, pub, rules, params, agent_rng, player):
-    """Decision of built-in agent ``agent_id``."""
+    """Decision of inlined built-in agent ``agent_id`` (-1, an illegal action, for any other id)."""
     if agent_id == GREEDY_ID:
         return greedy_act(pub, rules, params, agent_rng, player)
-    if agent_id == EV_ID:
-        return ev_act(pub, rules, params, agent_rng, player)
-    if agent_id == PAIR_BUILDER_ID:
-        return pair_builder_act(pub, rules, params, agent_rng, player)
-    return random_act(pub, rules, params, agent_rng, player)
+    if agent_id == RANDOM_ID:
+        return random_act(pub, rules, params, agent_rng, player)
+    return -1
 
 
 @leaf
-def decide(agent_id, user_fns, pub, rules, params, agent_rng, player):
-    """Decision of the agent with id ``agent_id``: a built-in, or ``user_fns[agent_id - USER_AGENT_BASE]``."""
+def decide(agent_id, agent_fns, pub, rules, params, agent_rng, player):
+    """Decision of the agent with id ``agent_id``: an inlined built-in, or ``agent_fns[agent_id - USER_AGENT_BASE]``."""
     if agent_id < USER_AGENT_BASE:
         return act_builtin(agent_id, pub, rules, params, agent_rng, player)
-    return user_fns[agent_id - USER_AGENT_BASE](pub, rules, params, agent_rng, player)
+    return agent_fns[agent_id - USER_AGENT_BASE](pub, rules, params, agent_rng, player)
+
+
+def entry_point(builtin_id: int):
+    """The decision function of a built-in called by pointer, compiled for ``AGENT_SIGNATURE`` on first use.
+
+    A dispatcher compiled for exactly one signature types as a first-class function, so any mix of such agents
+    fits the kernels' one compiled signature. It shares the Numba cache with the agent's own dispatcher.
+    """
+    if builtin_id not in _entries:
+        _entries[builtin_id] = njit(AGENT_SIGNATURE, cache=True, _nrt=False)(_BY_POINTER[builtin_id].py_func)
+    return _entries[builtin_id]
+
+
+def pointer_function(spec):
+    """The first-class function the kernels call for ``spec``, or ``None`` for an inlined built-in."""
+    if spec.builtin_id is None:
+        return spec.function
+    if spec.builtin_id in INLINED:
+        return None
+    return entry_point(spec.builtin_id)
+
+
+def act(choice, pub, rules, agent_rng, player) -> int:
+    """One decision of the compiled agent ``choice`` (an :class:`~agents.base.AgentChoice`), called from Python."""
+    import numpy as np
+
+    params = choice.param_vector()
+    function = pointer_function(choice.spec)
+    if function is None:
+        return int(act_builtin(choice.spec.builtin_id, pub, rules, params, agent_rng, np.int64(player)))
+    return int(function(pub, rules, params, agent_rng, int(player)))
 
 
 @njit(AGENT_SIGNATURE, cache=True)
 def placeholder_user_agent(pub, rules, params, agent_rng, player):
-    """Fills ``user_fns`` when no user agent plays, so the kernels keep one compiled signature."""
+    """Fills ``agent_fns`` when no agent plays by pointer, so the kernels keep one compiled signature."""
     return random_act(pub, rules, params, agent_rng, player)

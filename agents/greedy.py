@@ -155,7 +155,7 @@ def best_placement(pub, rules, base, h, card, face_down_only):
     return best_k, best_gain
 
 
-@hot
+@leaf
 def greedy_act(pub, rules, params, agent_rng, player):
     """Decision of the greedy agent (see the module docstring)."""
     phase = pub[PHASE]

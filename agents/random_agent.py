@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from agents.base import rand_below
 from golfsim.engine import face_down_count, is_legal
-from golfsim.jit import hot
+from golfsim.jit import hot, leaf
 from golfsim.rules import (
     FLIP,
     FLIP_PHASE,
     HOLD,
     NUM_ACTIONS,
+    OPEN,
     PASS,
     PHASE,
     PLACE_DRAWN,
@@ -50,6 +51,22 @@ def random_legal(pub, rules, agent_rng, player):
 
 
 @hot
+def random_legal_flip(pub, rules, agent_rng, player):
+    """Position of a uniformly random legal opening flip: the same choice as ``random_legal``, from 6 checks, not 27."""
+    count = 0
+    for k in range(6):
+        if is_legal(pub, rules, FLIP + k):
+            count += 1
+    pick = rand_below(agent_rng, player, count)
+    for k in range(6):
+        if is_legal(pub, rules, FLIP + k):
+            if pick == 0:
+                return k
+            pick -= 1
+    return -1
+
+
+@leaf
 def random_act(pub, rules, params, agent_rng, player):
     """Uniform over the legal actions; the common phases are counted directly for speed."""
     phase = pub[PHASE]
@@ -67,4 +84,6 @@ def random_act(pub, rules, params, agent_rng, player):
         if r == hidden:
             return PASS
         return FLIP + nth_face_down(pub, rules, player, r)
+    if phase == OPEN:
+        return FLIP + random_legal_flip(pub, rules, agent_rng, player)
     return random_legal(pub, rules, agent_rng, player)

@@ -61,6 +61,8 @@ from golfsim.rules import (
     THROW_DRAWN,
     TRUNCATED,
     TURN,
+    UNSEEN_CARDS,
+    UNSEEN_POINTS,
     WENT_OUT,
 )
 
@@ -89,8 +91,23 @@ def _reset_public(pub, rules, hole, first, totals):
     for i in range(6 * players):
         pub[ov + i] = -1
     ou = rules[R_OFF_UNSEEN]
+    n = 0
+    points = 0
     for r in range(NUM_RANKS):
-        pub[ou + r] = rules[R_COUNTS + r]
+        c = rules[R_COUNTS + r]
+        pub[ou + r] = c
+        n += c
+        points += c * rules[R_POINTS + r]
+    pub[UNSEEN_CARDS] = n
+    pub[UNSEEN_POINTS] = points
+
+
+@leaf
+def _see(pub, rules, card):
+    """``card`` has now been seen: one fewer unseen card of its rank, and the running totals follow."""
+    pub[rules[R_OFF_UNSEEN] + card] -= 1
+    pub[UNSEEN_CARDS] -= 1
+    pub[UNSEEN_POINTS] -= rules[R_POINTS + card]
 
 
 @leaf
@@ -127,7 +144,7 @@ def _deal_from_stock_region(pub, hid, rules, deal_rng):
     top -= 1
     pub[rules[R_OFF_DISCARD]] = card
     pub[DISCARD_N] = 1
-    pub[rules[R_OFF_UNSEEN] + card] -= 1
+    _see(pub, rules, card)
     pub[STOCK_N] = top
 
 
@@ -271,7 +288,7 @@ def _turn_up(pub, hid, rules, p, k):
     idx = p * 6 + k
     card = hid[idx]
     pub[rules[R_OFF_VIEW] + idx] = card
-    pub[rules[R_OFF_UNSEEN] + card] -= 1
+    _see(pub, rules, card)
 
 
 @leaf
@@ -293,7 +310,7 @@ def _replace(pub, hid, rules, p, k, card):
     vi = rules[R_OFF_VIEW] + idx
     old = hid[idx]
     if pub[vi] < 0:
-        pub[rules[R_OFF_UNSEEN] + old] -= 1
+        _see(pub, rules, old)
     hid[idx] = card
     pub[vi] = card
     _push_discard(pub, rules, old)
@@ -305,12 +322,11 @@ def _finish(pub, hid, rules, reason):
     pub[END_REASON] = reason
     pub[HELD] = -1
     ov = rules[R_OFF_VIEW]
-    ou = rules[R_OFF_UNSEEN]
     for i in range(6 * rules[R_PLAYERS]):
         if pub[ov + i] < 0:
             card = hid[i]
             pub[ov + i] = card
-            pub[ou + card] -= 1
+            _see(pub, rules, card)
 
 
 @hot
@@ -348,7 +364,7 @@ def begin_turn(pub, hid, rules, deal_rng, p):
     pub[PHASE] = START
 
 
-@hot
+@leaf
 def _end_turn(pub, hid, rules, deal_rng):
     p = pub[CURRENT]
     players = rules[R_PLAYERS]
@@ -373,10 +389,10 @@ def apply_action(pub, hid, rules, deal_rng, action):
     p = pub[CURRENT]
     pub[LAST_ACTION] = action
     phase = pub[PHASE]
+    turn_ends = True  # one call site for _end_turn, so inlining it costs one copy
     if phase == START:
         if action < DRAW_STOCK:
             _replace(pub, hid, rules, p, action, _pop_discard(pub, rules))
-            _end_turn(pub, hid, rules, deal_rng)
         elif action == DRAW_STOCK:
             card = _take_top(hid, rules, deal_rng, pub[STOCK_N])
             pub[STOCK_N] -= 1
@@ -384,28 +400,26 @@ def apply_action(pub, hid, rules, deal_rng, action):
             if pub[RECYCLES] > 0:
                 pub[rules[R_OFF_STOCK_KNOWN] + card] -= 1
             else:
-                pub[rules[R_OFF_UNSEEN] + card] -= 1
+                _see(pub, rules, card)
             pub[PHASE] = HOLD
+            turn_ends = False
         else:
             _turn_up(pub, hid, rules, p, action - REVEAL)
-            _end_turn(pub, hid, rules, deal_rng)
     elif phase == HOLD:
         card = pub[HELD]
         pub[HELD] = -1
         if action < THROW_DRAWN:
             _replace(pub, hid, rules, p, action - PLACE_DRAWN, card)
-            _end_turn(pub, hid, rules, deal_rng)
         else:
             _push_discard(pub, rules, card)
             if rules[R_DISCARD_FLIP] > 0 and face_down_count(pub, rules, p) > 0:
                 pub[PHASE] = FLIP_PHASE
-            else:
-                _end_turn(pub, hid, rules, deal_rng)
+                turn_ends = False
     elif phase == FLIP_PHASE:
         if action != PASS:
             _turn_up(pub, hid, rules, p, action - FLIP)
-        _end_turn(pub, hid, rules, deal_rng)
     elif phase == OPEN:
+        turn_ends = False
         _turn_up(pub, hid, rules, p, action - FLIP)
         if pub[OPEN_FIRST] < 0:
             pub[OPEN_FIRST] = action - FLIP
@@ -416,6 +430,8 @@ def apply_action(pub, hid, rules, deal_rng, action):
                 begin_turn(pub, hid, rules, deal_rng, nxt)
             else:
                 pub[CURRENT] = nxt
+    if turn_ends:
+        _end_turn(pub, hid, rules, deal_rng)
 
 
 # ---------------------------------------------------------------- scoring

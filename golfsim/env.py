@@ -331,7 +331,7 @@ def play_game(agents: Sequence, rules: Rules | None = None, seed: int = 0, *, ga
             choice = parse_agent(a)
             seats.append(_python_policy(choice) if choice.spec.python is not None else choice)
     compiled = [s if isinstance(s, AgentChoice) else "random" for s in seats]
-    ids, params, user_fns = Table.make(compiled, rules).kernel_arguments()
+    ids, params, agent_fns = Table.make(compiled, rules).kernel_arguments()
     agent_rng = np.array([agent_state(agent_seed, game, p) for p in range(rules.players)], dtype=np.uint64)
     env = GolfEnv(rules)
     hole_scores = np.zeros((rules.holes, rules.players), dtype=np.int64)
@@ -342,7 +342,7 @@ def play_game(agents: Sequence, rules: Rules | None = None, seed: int = 0, *, ga
             p = env.current_player
             agent = seats[p]
             if isinstance(agent, AgentChoice):
-                action = int(decide(ids[p], user_fns, env.pub, env.packed, params[p], agent_rng, p))
+                action = int(decide(ids[p], agent_fns, env.pub, env.packed, params[p], agent_rng, p))
             else:
                 action = agent(env.observe(p))
             try:

@@ -17,4 +17,4 @@ function with reference counting it brings the refcount calls back.
 from numba import njit
 
 hot = njit(cache=True, _nrt=False)
-leaf = njit(cache=True, _nrt=False, inline="always")
+leaf = njit(cache=True, _nrt=False, forceinline=True)

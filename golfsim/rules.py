@@ -55,12 +55,13 @@ Public state (``pub``, int16) -- everything a player may know
 Header fields (module constants are the indices): PHASE, CURRENT, HELD (the drawn stock card in HOLD, else -1; seen
 only by the drawer, who is the only one to act in HOLD), TURN, STOCK_N, DISCARD_N, ENDER (-1), FINAL_LEFT (-1 unless
 in the one-last-turn circuit), END_REASON (0 running), RECYCLES, FIRST, HOLE, PLAYERS, OPEN_FIRST (position of the
-current player's first opening flip, else -1), LAST_ACTION (-1). Then, at offsets from ``PubLayout``: ``totals[P]``
-(game totals before this hole), ``view[P*6]`` (face-up ranks, HIDDEN for face-down), ``unseen[14]`` (how many of each
-rank nobody has seen face up: in face-down positions or in the never-seen part of the stock), ``stock_known[14]``
-(composition of the stock cards that are known because they were recycled), ``discard[N]`` (bottom first). After the
-first recycle the whole stock is known cards, so a stock draw's distribution is ``stock_known`` then, else
-``unseen``.
+current player's first opening flip, else -1), LAST_ACTION (-1), UNSEEN_CARDS and UNSEEN_POINTS (how many cards
+nobody has seen and their point sum: running totals of ``unseen`` kept so that agents need not add it up). Then, at
+offsets from ``PubLayout``: ``totals[P]`` (game totals before this hole), ``view[P*6]`` (face-up ranks, HIDDEN for
+face-down), ``unseen[14]`` (how many of each rank nobody has seen face up: in face-down positions or in the
+never-seen part of the stock), ``stock_known[14]`` (composition of the stock cards that are known because they were
+recycled), ``discard[N]`` (bottom first). After the first recycle the whole stock is known cards, so a stock draw's
+distribution is ``stock_known`` then, else ``unseen``.
 
 Hidden state (``hid``, int16): ``layout[P*6]`` (true ranks), ``stock[N]`` with the top at ``STOCK_N - 1``, and a
 cursor: the stock is shuffled lazily, one Fisher-Yates step each time a card comes off the top, which draws the same
@@ -110,7 +111,9 @@ HOLE = 11
 PLAYERS = 12
 OPEN_FIRST = 13
 LAST_ACTION = 14
-PUB_HEADER = 16
+UNSEEN_CARDS = 15
+UNSEEN_POINTS = 16
+PUB_HEADER = 18
 
 # ---------------------------------------------------------------- packed rules indices (int32 array)
 R_PLAYERS = 0

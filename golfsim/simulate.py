@@ -17,7 +17,7 @@ import pandas as pd
 from numba import njit, prange
 
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
-from agents.dispatch import decide, placeholder_user_agent
+from agents.dispatch import decide, placeholder_user_agent, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
 from golfsim.jit import hot
@@ -27,6 +27,7 @@ from golfsim.rules import (
     DONE,
     END_REASON,
     ENDER,
+    MAX_PLAYERS,
     PHASE,
     PHASE_NAMES,
     R_HID_SIZE,
@@ -43,7 +44,7 @@ DEFAULT_BATCH = 20_000
 
 
 @hot
-def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, user_fns,
+def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
               deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error):
     """Play every hole of game ``game``, writing one row of each output array.
 
@@ -58,7 +59,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])  # agents are compiled for an int64 seat: no second specialisation
-            a = decide(agent_ids[p], user_fns, pub, rules, params[p], agent_rng, p)
+            a = decide(agent_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 error[0] = h + 1
                 error[1] = p
@@ -76,7 +77,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 
 
 @njit(cache=True, parallel=True)
-def play_games(rules, agent_ids, params, user_fns, deal_seed, agent_seed, first_game, n_chunks,
+def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, n_chunks,
                hole_scores, turns, enders, reasons, errors):
     """Play games ``first_game .. first_game + len(hole_scores) - 1`` in parallel chunks."""
     n = hole_scores.shape[0]
@@ -91,7 +92,7 @@ def play_games(rules, agent_ids, params, user_fns, deal_seed, agent_seed, first_
         totals = np.zeros(players, dtype=np.int32)
         scores = np.zeros(players, dtype=np.int32)
         for i in range(lo, hi):
-            play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, user_fns,
+            play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                       deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i],
                       errors[i])
 
@@ -106,11 +107,11 @@ class Table:
 
     @classmethod
     def make(cls, agents: Sequence, rules: Rules | None = None) -> Table:
+        if isinstance(agents, str):
+            agents = agents.split(",")
         rules = Rules(players=len(agents)) if rules is None else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
-        if isinstance(agents, str):
-            agents = [a for a in agents.split(",")]
         choices = tuple(parse_agent(a) for a in agents)
         if len(choices) != rules.players:
             raise ValueError(
@@ -120,8 +121,9 @@ class Table:
         return cls(rules, choices)
 
     def kernel_arguments(self):
-        """Agent ids, parameter rows and the user-function tuple for the kernels."""
-        user_fns: list = []
+        """Agent ids, parameter rows and the tuple of agents called by pointer (``MAX_PLAYERS`` long), for the
+        kernels."""
+        agent_fns: list = []
         ids = np.zeros(len(self.agents), dtype=np.int64)
         params = np.zeros((len(self.agents), MAX_PARAMS), dtype=np.float64)
         for seat, choice in enumerate(self.agents):
@@ -131,14 +133,16 @@ class Table:
                     f"agent {choice.label!r} is a plain-Python agent; it plays through golfsim.env.play_game "
                     "(the step API), not the compiled batch simulator"
                 )
-            if spec.builtin_id is not None:
+            function = pointer_function(spec)
+            if function is None:
                 ids[seat] = spec.builtin_id
             else:
-                if spec.function not in user_fns:
-                    user_fns.append(spec.function)
-                ids[seat] = USER_AGENT_BASE + user_fns.index(spec.function)
+                if function not in agent_fns:
+                    agent_fns.append(function)
+                ids[seat] = USER_AGENT_BASE + agent_fns.index(function)
             params[seat] = choice.param_vector()
-        return ids, params, tuple(user_fns) if user_fns else (placeholder_user_agent,)
+        # a fixed length keeps one compiled kernel for every mix of agents (a tuple's length is part of its type)
+        return ids, params, tuple(agent_fns) + (placeholder_user_agent,) * (MAX_PLAYERS - len(agent_fns))
 
 
 @contextlib.contextmanager
@@ -194,7 +198,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     agent_seed = seed if agent_seed is None else check_seed(agent_seed)
     first_game = _check_count("first_game", first_game, allow_zero=True)
     rules = table.rules.pack()
-    ids, params, user_fns = table.kernel_arguments()
+    ids, params, agent_fns = table.kernel_arguments()
     holes, players = table.rules.holes, table.rules.players
     with numba_threads(threads) as nthreads:
         done = 0
@@ -207,7 +211,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
             errors = np.zeros((n, 4), dtype=np.int64)
             n_chunks = min(n, 8 * max(nthreads, 1))
             start = first_game + done
-            play_games(rules, ids, params, user_fns, np.uint64(seed), np.uint64(agent_seed), start, n_chunks,
+            play_games(rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start, n_chunks,
                        hole_scores, turns, enders, reasons, errors)
             bad = np.flatnonzero(errors[:, 0])
             if bad.size:

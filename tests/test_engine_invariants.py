@@ -1,7 +1,8 @@
 """Invariants of the compiled engine over more than a million random deals across the variants.
 
 After every action: every card of the pack is in exactly one place (layouts, stock, discard pile, the drawn card);
-the public ``unseen`` counts equal the face-down cards plus the never-seen stock; only legal actions were played.
+the public ``unseen`` counts equal the face-down cards plus the never-seen stock, and their running totals
+``UNSEEN_CARDS``/``UNSEEN_POINTS`` agree; only legal actions were played.
 Every deal ends: at once when a player is fully face up (``immediate``), or after exactly one more turn for every
 other player (``one_last_turn``); truncation happens only at the cap, and is counted.
 """
@@ -34,12 +35,15 @@ from golfsim.rules import (
     R_OFF_UNSEEN,
     R_OFF_VIEW,
     R_PLAYERS,
+    R_POINTS,
     R_PUB_SIZE,
     R_TURN_CAP,
     RECYCLES,
     STOCK_N,
     TRUNCATED,
     TURN,
+    UNSEEN_CARDS,
+    UNSEEN_POINTS,
     WENT_OUT,
     Rules,
 )
@@ -84,9 +88,15 @@ def _check_cards(pub, hid, rules, counts):
         for r in range(14):
             if known[r] != pub[rules[R_OFF_STOCK_KNOWN] + r]:
                 return UNSEEN_WRONG
+    n = 0
+    points = 0
     for r in range(14):
         if counts[r] != pub[rules[R_OFF_UNSEEN] + r]:
             return UNSEEN_WRONG
+        n += counts[r]
+        points += counts[r] * rules[R_POINTS + r]
+    if pub[UNSEEN_CARDS] != n or pub[UNSEEN_POINTS] != points:
+        return UNSEEN_WRONG
     return OK
 
 

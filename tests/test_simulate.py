@@ -99,3 +99,19 @@ def test_bad_input_gets_a_clear_error(kwargs, message):
     args = {"agents": ["random", "random"], "rules": Rules(), "games": 10, "seed": 0} | kwargs
     with pytest.raises(ValueError, match=message):
         simulate(**args)
+
+
+def test_a_table_can_be_given_as_one_comma_separated_string():
+    table = Table.make("greedy, random")
+    assert [a.label for a in table.agents] == ["greedy", "random"]
+    assert table.rules.players == 2
+
+
+def test_one_compiled_kernel_serves_every_mix_of_agents():
+    from golfsim.simulate import play_games
+
+    simulate(["greedy", "random"], games=2)
+    before = len(play_games.signatures)
+    for agents in (["ev", "pair-builder"], ["pair-builder", "greedy", "ev"], ["random", "ev"]):
+        simulate(agents, games=2)
+    assert len(play_games.signatures) == before  # ev and pair-builder are called by pointer: no recompile

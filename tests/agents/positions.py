@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from agents import parse_agent
-from agents.dispatch import act_builtin
+from agents.dispatch import act
 from golfsim.cards import parse_card
 from golfsim.engine import apply_action, deal_from_deck, is_legal
 from golfsim.rules import (
@@ -77,8 +77,7 @@ class Position:
         choice = parse_agent(agent)
         agent_rng = np.arange(1, self.rules.players + 1, dtype=np.uint64)
         pub = self.pub.copy()
-        action = int(act_builtin(choice.spec.builtin_id, pub, self.packed, choice.param_vector(), agent_rng,
-                                 self.player))
+        action = act(choice, pub, self.packed, agent_rng, self.player)
         assert np.array_equal(pub, self.pub), f"{agent} wrote into the public state"
         assert is_legal(self.pub, self.packed, action), f"{agent} chose the illegal {action_name(action)}"
         return action

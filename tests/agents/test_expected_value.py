@@ -5,7 +5,7 @@ import pytest
 from positions import position
 
 from agents import parse_agent
-from agents.dispatch import act_builtin
+from agents.dispatch import act
 from agents.expected_value import (
     best_placement,
     best_placement_reference,
@@ -91,7 +91,6 @@ def positions_from_games(rules: Rules, agent: str, deals: int, seed: int):
     """START and HOLD states met by ``agent`` in every seat of ``deals`` deals."""
     packed = rules.pack()
     choice = parse_agent(agent)
-    params = choice.param_vector()
     pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
     hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
     deal_rng = np.zeros(1, dtype=np.uint64)
@@ -103,7 +102,7 @@ def positions_from_games(rules: Rules, agent: str, deals: int, seed: int):
         while pub[PHASE] != DONE:
             if pub[PHASE] in (START, HOLD):
                 out.append(pub.copy())
-            action = act_builtin(choice.spec.builtin_id, pub, packed, params, agent_rng, pub[CURRENT])
+            action = act(choice, pub, packed, agent_rng, pub[CURRENT])
             apply_action(pub, hid, packed, deal_rng, action)
     return out
 

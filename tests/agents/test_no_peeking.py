@@ -40,7 +40,7 @@ def scramble_hidden(env: GolfEnv, rng: random.Random) -> None:
 @pytest.mark.parametrize("rules", VARIANTS, ids=["default", "last-turn-reveal-may", "4p-jokers-must"])
 def test_scrambling_hidden_cards_changes_no_decision(agent, rules):
     seats = [agent] + ["random"] * (rules.players - 1)
-    ids, params, user_fns = Table.make([parse_agent(a) for a in seats], rules).kernel_arguments()
+    ids, params, agent_fns = Table.make([parse_agent(a) for a in seats], rules).kernel_arguments()
     env = GolfEnv(rules)
     shuffler = random.Random(5)
     decisions = 0
@@ -50,9 +50,9 @@ def test_scrambling_hidden_cards_changes_no_decision(agent, rules):
         while not env.done:
             p = env.current_player
             saved = agent_rng.copy()
-            action = decide(ids[p], user_fns, env.pub, env.packed, params[p], agent_rng, p)
+            action = decide(ids[p], agent_fns, env.pub, env.packed, params[p], agent_rng, p)
             scramble_hidden(env, shuffler)
-            again = decide(ids[p], user_fns, env.pub, env.packed, params[p], saved, p)
+            again = decide(ids[p], agent_fns, env.pub, env.packed, params[p], saved, p)
             assert action == again, f"{agent} changed its decision when hidden cards moved\n{env.render()}"
             env.step(int(action))
             decisions += p == 0
