@@ -72,7 +72,7 @@ def run(games: int = 2_000_000, seed: int = 0, repeats: int = 3) -> ExperimentOu
                          player_counts=list(PLAYER_COUNTS), threading_layer=rows[-1]["threading_layer"])
     notes = [f"deals per second are medians of {repeats} timed runs after a warm-up call; "
              "speedup_vs_1_thread is measured in the same run",
-             "the Numba threading layer was " + rows[-1]["threading_layer"]]
+             "parallelism: " + rows[-1]["threading_layer"]]
     return ExperimentOutput(NAME, table, config, {"figure": fig}, notes)
 
 

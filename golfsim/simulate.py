@@ -1,4 +1,4 @@
-"""The batch simulator: many independent N-hole games in compiled parallel loops, from one seed.
+"""The batch simulator: many independent N-hole games in a compiled loop run on every core, from one seed.
 
 Game ``g`` of a run depends only on ``(seed, g)``: its hole ``h`` is dealt from ``deal_state(seed, g, h)`` and seat
 ``p`` decides with ``agent_state(agent_seed, g, p)``. So results are identical whatever the thread count, the batch
@@ -7,20 +7,20 @@ size or the order the games run in, and two runs with different agents but the s
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
 from agents.dispatch import decide, placeholder_user_agent, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
-from golfsim.jit import hot
+from golfsim.jit import hot, leaf
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
     CURRENT,
@@ -43,7 +43,7 @@ from golfsim.rules import (
 DEFAULT_BATCH = 20_000
 
 
-@hot
+@leaf
 def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
               deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error):
     """Play every hole of game ``game``, writing one row of each output array.
@@ -76,25 +76,31 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         reasons[h] = pub[END_REASON]
 
 
-@njit(cache=True, parallel=True)
-def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, n_chunks,
+@hot
+def _play_range(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns, deal_seed,
+                agent_seed, first_game, lo, hi, hole_scores, turns, enders, reasons, errors):
+    for i in range(lo, hi):
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i])
+
+
+@njit(cache=True, nogil=True)
+def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors):
-    """Play games ``first_game .. first_game + len(hole_scores) - 1`` in parallel chunks."""
-    n = hole_scores.shape[0]
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
+
+    It releases the GIL, so :func:`iter_batches` runs slices of a batch on several Python threads at once. The loop
+    over games is a ``hot`` function: the row views it passes on every game then cost no reference counting.
+    """
     players = rules[R_PLAYERS]
-    for c in prange(n_chunks):
-        lo = c * n // n_chunks
-        hi = (c + 1) * n // n_chunks
-        pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int16)
-        hid = np.zeros(rules[R_HID_SIZE], dtype=np.int16)
-        deal_rng = np.zeros(1, dtype=np.uint64)
-        agent_rng = np.zeros(players, dtype=np.uint64)
-        totals = np.zeros(players, dtype=np.int32)
-        scores = np.zeros(players, dtype=np.int32)
-        for i in range(lo, hi):
-            play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-                      deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i],
-                      errors[i])
+    pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int16)
+    hid = np.zeros(rules[R_HID_SIZE], dtype=np.int16)
+    deal_rng = np.zeros(1, dtype=np.uint64)
+    agent_rng = np.zeros(players, dtype=np.uint64)
+    totals = np.zeros(players, dtype=np.int32)
+    scores = np.zeros(players, dtype=np.int32)
+    _play_range(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns, deal_seed,
+                agent_seed, first_game, lo, hi, hole_scores, turns, enders, reasons, errors)
 
 
 # ---------------------------------------------------------------- Python side
@@ -145,22 +151,20 @@ class Table:
         return ids, params, tuple(agent_fns) + (placeholder_user_agent,) * (MAX_PLAYERS - len(agent_fns))
 
 
-@contextlib.contextmanager
-def numba_threads(threads: int | None):
-    """Run the block with ``threads`` Numba threads (``None``: all), restoring the previous setting."""
+def max_threads() -> int:
+    """The most threads a run may use: Numba's thread count for this machine (``NUMBA_NUM_THREADS`` overrides)."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def thread_count(threads: int | None) -> int:
+    """Validate a requested thread count; ``None`` means all of :func:`max_threads`."""
     if threads is None:
-        yield numba.config.NUMBA_NUM_THREADS
-        return
+        return max_threads()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
-    if threads > numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads={threads} but this machine allows at most {numba.config.NUMBA_NUM_THREADS}")
-    before = numba.get_num_threads()
-    numba.set_num_threads(int(threads))
-    try:
-        yield int(threads)
-    finally:
-        numba.set_num_threads(before)
+    if threads > max_threads():
+        raise ValueError(f"threads={threads} but this machine allows at most {max_threads()}")
+    return int(threads)
 
 
 @dataclass
@@ -200,7 +204,9 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     rules = table.rules.pack()
     ids, params, agent_fns = table.kernel_arguments()
     holes, players = table.rules.holes, table.rules.players
-    with numba_threads(threads) as nthreads:
+    nthreads = thread_count(threads)
+    pool = ThreadPoolExecutor(nthreads, thread_name_prefix="golfsim") if nthreads > 1 else None
+    try:
         done = 0
         while done < games:
             n = min(batch_size, games - done)
@@ -209,10 +215,19 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
             enders = np.full((n, holes), -1, dtype=np.int8)
             reasons = np.zeros((n, holes), dtype=np.int8)
             errors = np.zeros((n, 4), dtype=np.int64)
-            n_chunks = min(n, 8 * max(nthreads, 1))
             start = first_game + done
-            play_games(rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start, n_chunks,
-                       hole_scores, turns, enders, reasons, errors)
+
+            head = (rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start)
+            outputs = (hole_scores, turns, enders, reasons, errors)
+            if pool is None:
+                play_games(*head, 0, n, *outputs)
+            else:
+                # several slices per thread even out slices of slow (long) games
+                cuts = np.linspace(0, n, min(n, 8 * nthreads) + 1).astype(np.int64)
+                slices = [pool.submit(play_games, *head, int(lo), int(hi), *outputs)
+                          for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
+                for piece in slices:
+                    piece.result()
             bad = np.flatnonzero(errors[:, 0])
             if bad.size:
                 i = int(bad[0])
@@ -223,6 +238,9 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
                 )
             done += n
             yield Batch(start, hole_scores, turns, enders, reasons)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)  # on Ctrl-C, slices already running finish on their own
 
 
 @dataclass
