@@ -2,8 +2,8 @@
 
 There are two routes, chosen for speed where it pays and for compile time where it does not:
 
-- *Inlined*: ``random`` and ``greedy`` are called by id through ``act_builtin``, whose branches the compiler inlines
-  into the game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
+- *Inlined*: ``random`` and ``greedy`` are called by id in ``decide``, whose branches the compiler inlines into the
+  game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
   seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
   greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers).
 - *By pointer*: ``ev``, ``pair-builder`` and every user agent are first-class functions of ``AGENT_SIGNATURE`` in
@@ -12,8 +12,8 @@ There are two routes, chosen for speed where it pays and for compile time where 
   the first run of all built-ins compiles about twice as fast. An indirect call costs nothing measurable next
   to ev's 150 ns decisions (231k deals per second either way).
 
-``decide`` and ``act_builtin`` are leaves (:data:`golfsim.jit.leaf`); like every leaf they may only be called from
-``hot`` or ``leaf`` functions. From Python, use :func:`act`.
+``decide`` is a leaf (:data:`golfsim.jit.leaf`); like every leaf it may only be called from ``hot`` or ``leaf``
+functions. From Python, use :func:`act`.
 """
 
 from __future__ import annotations
@@ -33,27 +33,22 @@ EV_ID = 2
 PAIR_BUILDER_ID = 3
 
 INLINED = (RANDOM_ID, GREEDY_ID)
-"""Built-in ids the kernels call through ``act_builtin``; the others are called by pointer."""
+"""Built-in ids that ``decide`` calls directly; the others are called by pointer."""
 
 _BY_POINTER = {EV_ID: ev_act, PAIR_BUILDER_ID: pair_builder_act}
 _entries: dict[int, object] = {}
 
 
 @leaf
-def act_builtin(agent_id, pub, rules, params, agent_rng, player):
-    """Decision of inlined built-in agent ``agent_id`` (-1, an illegal action, for any other id)."""
+def decide(agent_id, agent_fns, pub, rules, params, agent_rng, player):
+    """Decision of the agent with id ``agent_id``: an inlined built-in, or ``agent_fns[agent_id - USER_AGENT_BASE]``
+    (-1, an illegal action, for the id of a built-in called by pointer)."""
     if agent_id == GREEDY_ID:
         return greedy_act(pub, rules, params, agent_rng, player)
     if agent_id == RANDOM_ID:
         return random_act(pub, rules, params, agent_rng, player)
-    return -1
-
-
-@leaf
-def decide(agent_id, agent_fns, pub, rules, params, agent_rng, player):
-    """Decision of the agent with id ``agent_id``: an inlined built-in, or ``agent_fns[agent_id - USER_AGENT_BASE]``."""
     if agent_id < USER_AGENT_BASE:
-        return act_builtin(agent_id, pub, rules, params, agent_rng, player)
+        return -1
     return agent_fns[agent_id - USER_AGENT_BASE](pub, rules, params, agent_rng, player)
 
 
@@ -84,7 +79,8 @@ def act(choice, pub, rules, agent_rng, player) -> int:
     params = choice.param_vector()
     function = pointer_function(choice.spec)
     if function is None:
-        return int(act_builtin(choice.spec.builtin_id, pub, rules, params, agent_rng, np.int64(player)))
+        return int(decide(choice.spec.builtin_id, (placeholder_user_agent,), pub, rules, params, agent_rng,
+                          np.int64(player)))
     return int(function(pub, rules, params, agent_rng, int(player)))
 
 

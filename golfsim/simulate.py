@@ -20,7 +20,7 @@ from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
 from agents.dispatch import decide, placeholder_user_agent, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
-from golfsim.jit import hot, leaf
+from golfsim.jit import leaf
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
     CURRENT,
@@ -76,31 +76,27 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         reasons[h] = pub[END_REASON]
 
 
-@hot
-def _play_range(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns, deal_seed,
-                agent_seed, first_game, lo, hi, hole_scores, turns, enders, reasons, errors):
+@njit(cache=True, _nrt=False, nogil=True)
+def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+               hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
+
+    ``pub .. scores`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
+    :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
+    :data:`golfsim.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
+    and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
+    """
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i])
 
 
-@njit(cache=True, nogil=True)
-def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
-               hole_scores, turns, enders, reasons, errors):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
-
-    It releases the GIL, so :func:`iter_batches` runs slices of a batch on several Python threads at once. The loop
-    over games is a ``hot`` function: the row views it passes on every game then cost no reference counting.
-    """
-    players = rules[R_PLAYERS]
-    pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int16)
-    hid = np.zeros(rules[R_HID_SIZE], dtype=np.int16)
-    deal_rng = np.zeros(1, dtype=np.uint64)
-    agent_rng = np.zeros(players, dtype=np.uint64)
-    totals = np.zeros(players, dtype=np.int32)
-    scores = np.zeros(players, dtype=np.int32)
-    _play_range(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns, deal_seed,
-                agent_seed, first_game, lo, hi, hole_scores, turns, enders, reasons, errors)
+def work_arrays(rules: np.ndarray) -> tuple:
+    """The kernel's work arrays for the packed ``rules``: ``pub, hid, deal_rng, agent_rng, totals, scores``."""
+    players = int(rules[R_PLAYERS])
+    return (np.zeros(rules[R_PUB_SIZE], dtype=np.int16), np.zeros(rules[R_HID_SIZE], dtype=np.int16),
+            np.zeros(1, dtype=np.uint64), np.zeros(players, dtype=np.uint64), np.zeros(players, dtype=np.int32),
+            np.zeros(players, dtype=np.int32))
 
 
 # ---------------------------------------------------------------- Python side
@@ -220,11 +216,11 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
             head = (rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start)
             outputs = (hole_scores, turns, enders, reasons, errors)
             if pool is None:
-                play_games(*head, 0, n, *outputs)
+                play_games(*head, 0, n, *outputs, *work_arrays(rules))
             else:
                 # several slices per thread even out slices of slow (long) games
                 cuts = np.linspace(0, n, min(n, 8 * nthreads) + 1).astype(np.int64)
-                slices = [pool.submit(play_games, *head, int(lo), int(hi), *outputs)
+                slices = [pool.submit(play_games, *head, int(lo), int(hi), *outputs, *work_arrays(rules))
                           for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
                 for piece in slices:
                     piece.result()
