@@ -21,11 +21,12 @@ from __future__ import annotations
 from numba import njit
 
 from agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
-from agents.expected_value import ev_act
+from agents.expected_value import ev_act, ev_act_no_bonus
 from agents.greedy import greedy_act
 from agents.pair_builder import pair_builder_act
 from agents.random_agent import random_act
 from golfsim.jit import leaf
+from golfsim.rules import R_FOUR_BONUS
 
 RANDOM_ID = 0
 GREEDY_ID = 1
@@ -35,8 +36,7 @@ PAIR_BUILDER_ID = 3
 INLINED = (RANDOM_ID, GREEDY_ID)
 """Built-in ids that ``decide`` calls directly; the others are called by pointer."""
 
-_BY_POINTER = {EV_ID: ev_act, PAIR_BUILDER_ID: pair_builder_act}
-_entries: dict[int, object] = {}
+_entries: dict[object, object] = {}
 
 
 @leaf
@@ -52,24 +52,36 @@ def decide(agent_id, agent_fns, pub, rules, params, agent_rng, player):
     return agent_fns[agent_id - USER_AGENT_BASE](pub, rules, params, agent_rng, player)
 
 
-def entry_point(builtin_id: int):
+def _by_pointer(builtin_id: int, four_of_a_kind: bool):
+    if builtin_id == EV_ID:
+        # the four-of-a-kind valuation is compiled only for rules that have the bonus
+        return ev_act if four_of_a_kind else ev_act_no_bonus
+    if builtin_id == PAIR_BUILDER_ID:
+        return pair_builder_act
+    raise ValueError(f"built-in agent id {builtin_id} is not called by pointer")
+
+
+def entry_point(builtin_id: int, four_of_a_kind: bool = False):
     """The decision function of a built-in called by pointer, compiled for ``AGENT_SIGNATURE`` on first use.
 
+    ``four_of_a_kind``: whether the rules have a ``four_of_a_kind_bonus`` (ev compiles a separate valuation for it).
     A dispatcher compiled for exactly one signature types as a first-class function, so any mix of such agents
     fits the kernels' one compiled signature. It shares the Numba cache with the agent's own dispatcher.
     """
-    if builtin_id not in _entries:
-        _entries[builtin_id] = njit(AGENT_SIGNATURE, cache=True, _nrt=False)(_BY_POINTER[builtin_id].py_func)
-    return _entries[builtin_id]
+    function = _by_pointer(builtin_id, four_of_a_kind)
+    if function not in _entries:
+        _entries[function] = njit(AGENT_SIGNATURE, cache=True, _nrt=False)(function.py_func)
+    return _entries[function]
 
 
-def pointer_function(spec):
-    """The first-class function the kernels call for ``spec``, or ``None`` for an inlined built-in."""
+def pointer_function(spec, four_of_a_kind: bool = False):
+    """The first-class function the kernels call for ``spec`` under rules with or without a
+    ``four_of_a_kind_bonus``, or ``None`` for an inlined built-in."""
     if spec.builtin_id is None:
         return spec.function
     if spec.builtin_id in INLINED:
         return None
-    return entry_point(spec.builtin_id)
+    return entry_point(spec.builtin_id, four_of_a_kind)
 
 
 def act(choice, pub, rules, agent_rng, player) -> int:
@@ -77,7 +89,7 @@ def act(choice, pub, rules, agent_rng, player) -> int:
     import numpy as np
 
     params = choice.param_vector()
-    function = pointer_function(choice.spec)
+    function = pointer_function(choice.spec, bool(rules[R_FOUR_BONUS]))
     if function is None:
         return int(decide(choice.spec.builtin_id, (placeholder_user_agent,), pub, rules, params, agent_rng,
                           np.int64(player)))

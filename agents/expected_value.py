@@ -154,7 +154,7 @@ def rank_chance(pub, rules, rank, nd, w):
     return pair_chance(nd * pub[draw_offset(pub, rules) + rank])
 
 
-@hot
+@leaf
 def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
     """Value of a column holding the face-up card ``r`` and the partner ``p`` (a rank, or -1 face down), where
     ``q_r`` is the pair chance of ``r`` (see the module docstring)."""
@@ -169,7 +169,7 @@ def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
     return e
 
 
-@hot
+@leaf
 def column_value(pub, rules, a, b, mu, hh, inv_u, nd, w):
     """Value of a column with cards ``a`` over ``b`` (rank, or -1 face down); ``nd`` is the expected number of
     draws of each stock card in the agent's remaining turns and ``w`` the pair weight (0: the expected final score
@@ -181,7 +181,7 @@ def column_value(pub, rules, a, b, mu, hh, inv_u, nd, w):
     return column_with(pub, rules, a, b, mu, inv_u, rank_chance(pub, rules, a, nd, w), w)
 
 
-@hot
+@leaf
 def _card(pub, base, k, over_k, over_card):
     return over_card if k == over_k else pub[base + k]
 
@@ -291,7 +291,7 @@ def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
     return x
 
 
-@hot
+@leaf
 def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
     """Expected value of drawing for the layout at ``base`` with column values ``c0, c1, c2``: over the draw
     distribution, the best of ``throw`` and placing the card at each position. ``last`` (-1 for none) is the last
@@ -300,9 +300,8 @@ def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, 
 
     Placements are grouped so that each rank costs a few operations: every position whose partner is face down
     gives the same new column (only the best old column matters), and next to a face-up partner ``p`` the new
-    column scores ``points(card) + points(p)`` unless the card pairs ``p``."""
-    if rules[R_FOUR_BONUS] != 0:
-        return draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
+    column scores ``points(card) + points(p)`` unless the card pairs ``p``. Rules without a
+    ``four_of_a_kind_bonus`` only: :func:`draw_value_reference` values those."""
     now = c0 + c1 + c2
     top_h = -BIG  # best old column (plus stall) among positions with a face-down partner; -BIG: none
     for k in range(6):
@@ -380,9 +379,10 @@ def _pair_option(pub, rules, base, k, x_k):
 
 
 @hot
-def draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
+def draw_value_reference(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
     """:func:`draw_value` written plainly, every placement valued with :func:`layout_value` (used with
-    ``four_of_a_kind_bonus``, and by the tests as the reference for the fast version)."""
+    ``four_of_a_kind_bonus``, and by the tests as the reference for the fast version). It takes the same arguments
+    and ignores ``c0, c1, c2`` and ``fin_rest``, which it recomputes."""
     dof = draw_offset(pub, rules)
     total = 0.0
     n_draw = 0
@@ -407,9 +407,10 @@ def draw_value_reference(pub, rules, base, throw, mu, hh, inv_u, nd, w, last, fi
 
 # ---------------------------------------------------------------- opponents and going out
 @leaf
-def opponents_estimate(pub, rules, player, mu, hh, inv_u):
+def opponents_estimate(pub, rules, player, mu, hh, inv_u, draw):
     """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
-    plus the expectation of face-down ones, minus the expected gain of one draw with ``one_last_turn``."""
+    plus the expectation of face-down ones, minus the expected gain of one draw (valued with ``draw``, see
+    :func:`ev_decide`) with ``one_last_turn``."""
     last_hole = pub[HOLE] == rules[R_HOLES] - 1
     one_last_turn = rules[R_END] == 1 and pub[ENDER] < 0
     best = 1e18
@@ -424,7 +425,7 @@ def opponents_estimate(pub, rules, player, mu, hh, inv_u):
         if rules[R_FOUR_BONUS] != 0:
             est += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
         if one_last_turn:
-            est = draw_value(pub, rules, base, est, c0, c1, c2, mu, hh, inv_u, 0.0, 0.0, -1, 0.0, BIG, 0.0)
+            est = draw(pub, rules, base, est, c0, c1, c2, mu, hh, inv_u, 0.0, 0.0, -1, 0.0, BIG, 0.0)
         if last_hole:
             est += pub[rules[R_OFF_TOTALS] + q]
         if est < best:
@@ -452,7 +453,7 @@ def going_out_value(score, limit):
 
 
 # ---------------------------------------------------------------- watching the discard pile
-@hot
+@leaf
 def _column_needs(pub, rules, a, b, mu, inv_u):
     """``(rank_a, gain_a, rank_b, gain_b)`` for one column of the next player: the points a card of each face-up
     rank would save them by completing the column pair (rank -1 when there is nothing to complete)."""
@@ -467,7 +468,7 @@ def _column_needs(pub, rules, a, b, mu, inv_u):
     return a, gain_a, b, max(value - pair_score(rules, b), 0.0)
 
 
-@hot
+@leaf
 def needs(pub, rules, player, mu, inv_u):
     """What ``player`` needs from the discard pile: ``(mask, expected, ranks, gains)``. Bit ``r`` of ``mask`` is
     set when a card of rank ``r`` would complete one of their column pairs, saving ``gains[j]`` points for each
@@ -535,9 +536,10 @@ def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last,
 
 
 @hot
-def best_placement_reference(pub, rules, params, player, base, card, best, mu, hh, inv_u, nd, w, last, limit,
-                             stall):
-    """:func:`best_placement` written plainly with :func:`place_value_reference`."""
+def best_placement_reference(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
+                             fin_rest, limit, stall, needed, pen_unseen, ranks, gains):
+    """:func:`best_placement` written plainly with :func:`place_value_reference` (with ``four_of_a_kind_bonus``, and
+    the tests' reference). It takes the same arguments and recomputes what ``c0 .. gains`` summarise."""
     action = -1
     for k in range(6):
         v = place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall)
@@ -548,17 +550,14 @@ def best_placement_reference(pub, rules, params, player, base, card, best, mu, h
     return action, best
 
 
-@hot
+@leaf
 def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest,
                    limit, stall, needed, pen_unseen, ranks, gains):
     """``(position, value)`` of the best placement of ``card`` if its value is below ``best`` (else position -1),
     tip (d) included (``needed``, ``pen_unseen``, ``ranks``, ``gains``: :func:`needs` of the next player, the
     expectation weighted; all 0 when tip (d) does not apply); ties go to the lowest position. Written with few
     branches: the positions' outcomes are hard to predict, and mispredicted branches cost more than the
-    arithmetic."""
-    if rules[R_FOUR_BONUS] != 0:
-        return best_placement_reference(pub, rules, params, player, base, card, best, mu, hh, inv_u, nd, w, last,
-                                        limit, stall)
+    arithmetic. Rules without a ``four_of_a_kind_bonus`` only: :func:`best_placement_reference` values those."""
     weight = params[WATCH_DISCARD]
     pr = rules[R_POINTS + card]
     pair_c = float(pair_score(rules, card))
@@ -584,8 +583,8 @@ def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu,
 
 
 @leaf
-def decision_context(pub, rules, params, player):
-    """Everything a decision of ``player`` starts from, as a tuple:
+def decision_context(pub, rules, params, player, draw):
+    """Everything a decision of ``player`` starts from (``draw`` values draws, see :func:`ev_decide`), as a tuple:
 
     ``mu, hh, inv_u, nd, w`` (:func:`counting`); ``c0, c1, c2``, the values of the player's three columns, and
     ``now``, the layout's value; ``stall``, the bonus for covering a face-down card (non-zero once the deal has
@@ -611,7 +610,7 @@ def decision_context(pub, rules, params, player):
             if pub[base + k] < 0:
                 last = k
         if params[COUNT_OUT] != 0.0:
-            limit = out_limit(pub, rules, params, player, opponents_estimate(pub, rules, player, mu, hh, inv_u))
+            limit = out_limit(pub, rules, params, player, opponents_estimate(pub, rules, player, mu, hh, inv_u, draw))
         f0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
         f1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
         f2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
@@ -623,15 +622,18 @@ def decision_context(pub, rules, params, player):
     return mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out
 
 
-@hot
-def ev_act(pub, rules, params, agent_rng, player):
-    """Decision of the expected-value agent (see the module docstring)."""
+@leaf
+def ev_decide(pub, rules, params, player, draw, place):
+    """Decision of the expected-value agent (see the module docstring), valuing draws with ``draw`` and placements
+    with ``place``: :func:`draw_value` and :func:`best_placement`, or with a ``four_of_a_kind_bonus`` their plain
+    references. Passing them as arguments compiles each pair on its own, so the common rules never compile the
+    reference code (about a third of ev's compile time)."""
     phase = pub[PHASE]
     if phase == OPEN:
         return opening_flip(pub, rules, player)
     base = rules[R_OFF_VIEW] + 6 * player
     mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out = decision_context(
-        pub, rules, params, player)
+        pub, rules, params, player, draw)
     must_flip_last = last >= 0 and rules[R_DISCARD_FLIP] == 2
     keep = blind_out if must_flip_last else now  # value of the layout after throwing a draw away
 
@@ -656,13 +658,13 @@ def ev_act(pub, rules, params, agent_rng, player):
         best = keep
         if (needed >> card) & 1 and watch_applies(pub, rules, params, must_flip_last):
             best += params[WATCH_DISCARD] * need_gain(ranks, gains, card)
-        k, best = best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
-                                 fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        k, best = place(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
+                        fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
         return THROW_DRAWN if k < 0 else PLACE_DRAWN + k
 
     if phase == START:
-        k, best = best_placement(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, c0, c1, c2,
-                                 mu, hh, inv_u, nd, w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        k, best = place(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, c0, c1, c2,
+                        mu, hh, inv_u, nd, w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
         action = TAKE_DISCARD + k if k >= 0 else -1
         # a draw is never worse than throwing it away (``keep``), so its exact value is needed only when the
         # discard beats ``keep`` or a reveal competes; ties go to the draw
@@ -671,7 +673,7 @@ def ev_act(pub, rules, params, agent_rng, player):
                 best = keep
                 action = DRAW_STOCK
             else:
-                v = draw_value(pub, rules, base, keep, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
+                v = draw(pub, rules, base, keep, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
                 if v <= best:
                     best = v
                     action = DRAW_STOCK
@@ -688,3 +690,20 @@ def ev_act(pub, rules, params, agent_rng, player):
                     return TAKE_DISCARD + k
         return action
     return THROW_DRAWN
+
+
+@hot
+def ev_act(pub, rules, params, agent_rng, player):
+    """Decision of the expected-value agent under any rules."""
+    if rules[R_FOUR_BONUS] != 0:
+        return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
+    return ev_decide(pub, rules, params, player, draw_value, best_placement)
+
+
+@hot
+def ev_act_no_bonus(pub, rules, params, agent_rng, player):
+    """:func:`ev_act` compiled for rules without a ``four_of_a_kind_bonus`` only (what the simulator calls for
+    them); under a bonus it returns -1, an illegal action, rather than play with the wrong valuation."""
+    if rules[R_FOUR_BONUS] != 0:
+        return -1
+    return ev_decide(pub, rules, params, player, draw_value, best_placement)

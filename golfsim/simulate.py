@@ -135,7 +135,7 @@ class Table:
                     f"agent {choice.label!r} is a plain-Python agent; it plays through golfsim.env.play_game "
                     "(the step API), not the compiled batch simulator"
                 )
-            function = pointer_function(spec)
+            function = pointer_function(spec, self.rules.four_of_a_kind_bonus != 0)
             if function is None:
                 ids[seat] = spec.builtin_id
             else:

@@ -123,9 +123,10 @@ def test_the_fast_valuation_agrees_with_the_reference(rules):
         player = int(pub[CURRENT])
         base = int(packed[R_OFF_VIEW]) + 6 * player
         mu, hh, inv_u, qt, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out = decision_context(
-            pub, packed, params, player)
+            pub, packed, params, player, draw_value)
         fast = draw_value(pub, packed, base, now, c0, c1, c2, mu, hh, inv_u, qt, w, last, fin_rest, limit, stall)
-        slow = draw_value_reference(pub, packed, base, now, mu, hh, inv_u, qt, w, last, fin_rest, limit, stall)
+        slow = draw_value_reference(pub, packed, base, now, c0, c1, c2, mu, hh, inv_u, qt, w, last, fin_rest, limit,
+                                    stall)
         assert fast == pytest.approx(slow, abs=1e-9)
         card = int(pub[HELD]) if pub[PHASE] == HOLD else int(top_discard(pub, packed))
         needed, pen_unseen, ranks, gains = 0, 0.0, (-1,) * 6, (0.0,) * 6
@@ -134,8 +135,9 @@ def test_the_fast_valuation_agrees_with_the_reference(rules):
             pen_unseen *= params[4]
         k_fast, v_fast = best_placement(pub, packed, params, player, base, card, 1e12, c0, c1, c2, mu, hh, inv_u, qt,
                                         w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
-        k_slow, v_slow = best_placement_reference(pub, packed, params, player, base, card, 1e12, mu, hh, inv_u, qt,
-                                                  w, last, limit, stall)
+        k_slow, v_slow = best_placement_reference(pub, packed, params, player, base, card, 1e12, c0, c1, c2, mu, hh,
+                                                  inv_u, qt, w, last, fin_rest, limit, stall, needed, pen_unseen,
+                                                  ranks, gains)
         assert v_fast == pytest.approx(v_slow, abs=1e-9)
         assert k_fast == k_slow or v_fast == pytest.approx(v_slow, abs=1e-9)
         checked += 1
