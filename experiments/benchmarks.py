@@ -55,7 +55,7 @@ def run(games: int = 2_000_000, seed: int = 0, repeats: int = 3) -> ExperimentOu
         axes[1].semilogx(b.batch_size, b.deals_per_second / 1e6, style, label=agent)
         p = table[(table.agent == agent) & (table.measure == "players")]
         axes[2].plot(p.players, p.deals_per_second / 1e6, style, label=agent)
-    axes[0].set(xlabel="Numba threads", ylabel="million deals per second", title="Threads (2 players)",
+    axes[0].set(xlabel="threads", ylabel="million deals per second", title="Threads (2 players)",
                 xticks=thread_counts)
     axes[1].set(xlabel="games per kernel call (batch size)", ylabel="million deals per second",
                 title=f"Batch size ({max_threads} threads, 2 players)")
