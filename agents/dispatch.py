@@ -18,7 +18,8 @@ functions. From Python, use :func:`act`.
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
+from numba.extending import typeof_impl
 
 from agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
 from agents.expected_value import ev_act, ev_act_no_bonus
@@ -26,7 +27,7 @@ from agents.greedy import greedy_act
 from agents.pair_builder import pair_builder_act
 from agents.random_agent import random_act
 from golfsim.jit import leaf
-from golfsim.rules import R_FOUR_BONUS
+from golfsim.rules import MAX_PLAYERS, R_FOUR_BONUS
 
 RANDOM_ID = 0
 GREEDY_ID = 1
@@ -91,9 +92,34 @@ def act(choice, pub, rules, agent_rng, player) -> int:
     params = choice.param_vector()
     function = pointer_function(choice.spec, bool(rules[R_FOUR_BONUS]))
     if function is None:
-        return int(decide(choice.spec.builtin_id, (placeholder_user_agent,), pub, rules, params, agent_rng,
+        return int(decide(choice.spec.builtin_id, AgentFunctions.padded(()), pub, rules, params, agent_rng,
                           np.int64(player)))
     return int(function(pub, rules, params, agent_rng, int(player)))
+
+
+POINTER_SLOTS = 2
+"""Length of the pointer-agent tuple for up to two distinct agents called by pointer (ev and pair-builder, say);
+more take a second kernel with ``MAX_PLAYERS`` slots. A tuple's length is part of its type, so a fixed length keeps
+one compiled kernel for every such mix; each slot costs about 20 microseconds per kernel call to unbox."""
+
+
+class AgentFunctions(tuple):
+    """The agents a kernel calls by pointer, padded with :func:`placeholder_user_agent`.
+
+    Its Numba type is registered below, so a kernel call does not inspect every function again (``typeof`` of twelve
+    dispatchers took 240 microseconds, more than a 500-game slice of play).
+    """
+
+    @classmethod
+    def padded(cls, functions) -> AgentFunctions:
+        functions = tuple(functions)
+        slots = POINTER_SLOTS if len(functions) <= POINTER_SLOTS else MAX_PLAYERS
+        return cls(functions + (placeholder_user_agent,) * (slots - len(functions)))
+
+
+@typeof_impl.register(AgentFunctions)
+def _typeof_agent_functions(val, c):
+    return types.UniTuple(types.FunctionType(AGENT_SIGNATURE), len(val))
 
 
 @njit(AGENT_SIGNATURE, cache=True)

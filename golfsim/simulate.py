@@ -17,7 +17,7 @@ import pandas as pd
 from numba import njit
 
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
-from agents.dispatch import decide, placeholder_user_agent, pointer_function
+from agents.dispatch import AgentFunctions, decide, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
 from golfsim.jit import leaf
@@ -27,7 +27,6 @@ from golfsim.rules import (
     DONE,
     END_REASON,
     ENDER,
-    MAX_PLAYERS,
     PHASE,
     PHASE_NAMES,
     R_HID_SIZE,
@@ -132,8 +131,8 @@ class Table:
         return cls(rules, choices)
 
     def kernel_arguments(self):
-        """Agent ids, parameter rows and the tuple of agents called by pointer (``MAX_PLAYERS`` long), for the
-        kernels."""
+        """Agent ids, parameter rows and the agents called by pointer (:class:`~agents.dispatch.AgentFunctions`),
+        for the kernels."""
         agent_fns: list = []
         ids = np.zeros(len(self.agents), dtype=np.int64)
         params = np.zeros((len(self.agents), MAX_PARAMS), dtype=np.float64)
@@ -152,8 +151,7 @@ class Table:
                     agent_fns.append(function)
                 ids[seat] = USER_AGENT_BASE + agent_fns.index(function)
             params[seat] = choice.param_vector()
-        # a fixed length keeps one compiled kernel for every mix of agents (a tuple's length is part of its type)
-        return ids, params, tuple(agent_fns) + (placeholder_user_agent,) * (MAX_PLAYERS - len(agent_fns))
+        return ids, params, AgentFunctions.padded(agent_fns)
 
 
 def max_threads() -> int:
