@@ -50,7 +50,13 @@ def decide(agent_id, agent_fns, pub, rules, params, agent_rng, player):
         return random_act(pub, rules, params, agent_rng, player)
     if agent_id < USER_AGENT_BASE:
         return -1
-    return agent_fns[agent_id - USER_AGENT_BASE](pub, rules, params, agent_rng, player)
+    slot = agent_id - USER_AGENT_BASE
+    # constant indices for the usual slots: a tuple indexed at run time made the whole game loop about 5% slower
+    if slot == 0:
+        return agent_fns[0](pub, rules, params, agent_rng, player)
+    if slot == 1:
+        return agent_fns[1](pub, rules, params, agent_rng, player)
+    return agent_fns[slot](pub, rules, params, agent_rng, player)
 
 
 def _by_pointer(builtin_id: int, four_of_a_kind: bool):
