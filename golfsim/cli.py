@@ -142,7 +142,7 @@ def bench(
     agents: Annotated[str, typer.Option(help="One agent per seat, comma-separated.")] = "random,random",
     deals: Annotated[int | None, typer.Option(help="Single deals to time (default 1,000,000 unless --games).")] = None,
     games: Annotated[int | None, typer.Option(help="Time full N-hole games instead of single deals.")] = None,
-    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     repeats: Annotated[int, typer.Option(help="Timed repeats after the warm-up; the median is reported.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     decks: Decks = "auto",
@@ -214,7 +214,7 @@ def tournament(
     seating: Annotated[str, typer.Option(
         help="auto (permutations for 3-4 seats, else rotations), rotations (each table in its P cyclic seat "
              "rotations) or permutations (every seat order: also balances who sits after whom, P! orders).")] = "auto",
-    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     batch_size: Annotated[int, typer.Option(
         help="Deal sets per block; smaller blocks move the progress bar and stop on Ctrl-C sooner.")] = 1000,
     confidence: Annotated[float, typer.Option(help="Level of every interval.")] = 0.95,
@@ -283,7 +283,7 @@ def experiment(
     seed: Annotated[int, typer.Option(help="Seed of the deals; the same seed reproduces every table exactly.")] = 0,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Root directory: each experiment writes OUT/NAME/ (default: the repository's results/).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
 ):
     """Run an experiment and write table.csv, table.md, figure PNGs and config.json to results/NAME/.
 

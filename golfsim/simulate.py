@@ -300,7 +300,7 @@ def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, se
     seed : int
         Seeds the deals; the agents' streams come from ``agent_seed`` (default: the same number, a separate stream).
     threads : int, optional
-        Numba threads (default all). Results do not depend on it, nor on ``batch_size``.
+        Threads (default all: :func:`max_threads`). Results do not depend on it, nor on ``batch_size``.
 
     Returns
     -------

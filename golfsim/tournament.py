@@ -798,7 +798,7 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
         your discards, and with rotations alone each agent keeps its neighbours, which biased two copies of
         ``random`` at a 4-seat table by 24 points per 9-hole game.
     threads : int, optional
-        Numba threads (default: all). Results do not depend on it.
+        Threads (default: all). Results do not depend on it.
     batch_size : int
         Deal sets per block (each simulator call plays one block at one table in one seat order). Results do not
         depend on it; smaller blocks make progress and Ctrl-C finer.
