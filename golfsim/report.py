@@ -74,11 +74,12 @@ def print_report(result, console: Console | None = None) -> None:
 
     style = RichTable(title="how they played (share of deals; turns/deal counts all players)",
                       title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("agent", "went out", "out & won", "turns/deal", "truncated deals", "games"):
+    for col in ("agent", "went out", f"{level} CI", "out & won", "turns/deal", "truncated deals", "games"):
         style.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")
     for row in result.standings.itertuples(index=False):
-        style.add_row(row.agent, _pct(row.went_out_rate), _pct(row.out_win_rate), _num(row.mean_turns, ".1f"),
-                      f"{row.truncated_deals:,}", f"{row.games:,}")
+        style.add_row(row.agent, _pct(row.went_out_rate), _range(row.went_out_rate_low, row.went_out_rate_high),
+                      _pct(row.out_win_rate), _num(row.mean_turns, ".1f"), f"{row.truncated_deals:,}",
+                      f"{row.games:,}")
     console.print(style)
 
     head = result.head_to_head

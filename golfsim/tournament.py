@@ -323,9 +323,9 @@ class TournamentResult:
         One row per agent, best (lowest mean score) first: ``rank, agent, games, deal_sets, mean_score,
         mean_score_low, mean_score_high`` (mean N-hole total and its interval over deal sets), ``mean_hole_score``
         (``_low``, ``_high``; per hole), ``win_rate`` (``_low``, ``_high``; shared ties count ``1/k``),
-        ``went_out_rate`` (share of its deals in which it went out), ``out_win_rate`` (share of those deals whose
-        lowest deal score it held, ties shared), ``mean_turns`` (turns per deal, all players), ``truncated_deals``,
-        ``rating`` and ``rating_se``.
+        ``went_out_rate`` (share of its deals in which it went out; ``_low``, ``_high`` over deal sets),
+        ``out_win_rate`` (share of those deals whose lowest deal score it held, ties shared), ``mean_turns`` (turns
+        per deal, all players), ``truncated_deals``, ``rating`` and ``rating_se``.
     head_to_head : pandas.DataFrame
         One row per ordered pair of agents that met: ``agent, opponent, mean_diff, mean_diff_low, mean_diff_high``
         (paired mean of ``total(agent) - total(opponent)`` on identical deals; negative means the agent scored
@@ -558,6 +558,7 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
     plays = np.zeros(k, dtype=np.int64)  # plays per deal set
     sum_total = np.zeros((k, n))
     sum_share = np.zeros((k, n))
+    sum_outs = np.zeros((k, n))  # deals gone out, per deal set
     outs = np.zeros(k)
     out_wins = np.zeros(k)
     turns = np.zeros(k)
@@ -572,6 +573,7 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
             plays[a] += 1
             sum_total[a] += tot[:, s]
             sum_share[a] += shares[:, s]
+            sum_outs[a] += blk.outs[:, s]
             outs[a] += blk.outs[:, s].sum()
             out_wins[a] += blk.out_wins[:, s].sum()
             turns[a] += blk.turns.sum()
@@ -600,7 +602,8 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
         if n == 0 or plays[a] == 0:
             row.update({c: math.nan for c in ("mean_score", "mean_score_low", "mean_score_high", "mean_hole_score",
                                               "mean_hole_score_low", "mean_hole_score_high", "win_rate",
-                                              "win_rate_low", "win_rate_high", "went_out_rate", "out_win_rate",
+                                              "win_rate_low", "win_rate_high", "went_out_rate",
+                                              "went_out_rate_low", "went_out_rate_high", "out_win_rate",
                                               "mean_turns")})
             row["truncated_deals"] = 0
             rows.append(row)
@@ -609,12 +612,14 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
         unit_share = sum_share[a] / plays[a]
         m, lo, hi = stats.mean_ci(unit_score, confidence)
         w, wlo, whi = stats.share_ci(np.clip(unit_share, 0.0, 1.0), confidence)
+        # deal sets are the independent units (duplicate deals tie an agent's games within one), as for win rates
+        _, olo, ohi = stats.share_ci(np.clip(sum_outs[a] / (plays[a] * holes), 0.0, 1.0), confidence)
         deals = games * holes
         row.update({
             "mean_score": m, "mean_score_low": lo, "mean_score_high": hi,
             "mean_hole_score": m / holes, "mean_hole_score_low": lo / holes, "mean_hole_score_high": hi / holes,
             "win_rate": w, "win_rate_low": wlo, "win_rate_high": whi,
-            "went_out_rate": outs[a] / deals,
+            "went_out_rate": outs[a] / deals, "went_out_rate_low": olo, "went_out_rate_high": ohi,
             "out_win_rate": out_wins[a] / outs[a] if outs[a] > 0 else math.nan,
             "mean_turns": turns[a] / deals,
             "truncated_deals": int(trunc[a]),

@@ -223,6 +223,12 @@ def test_standings_agree_with_the_per_game_records():
         per_set = rows.groupby("game")["total"].mean()
         m, lo, hi = stats.mean_ci(per_set.to_numpy())
         assert (s.loc[agent, "mean_score_low"], s.loc[agent, "mean_score_high"]) == pytest.approx((lo, hi))
+        # so is the went-out interval: share of the agent's deals in each deal set, clipped to [0, 1]
+        out_share = rows.groupby("game")["went_out"].sum() / (rows.groupby("game").size() * holes)
+        _, lo, hi = stats.mean_ci(out_share.to_numpy())
+        assert (s.loc[agent, "went_out_rate_low"], s.loc[agent, "went_out_rate_high"]) == pytest.approx(
+            (max(lo, 0.0), min(hi, 1.0)))
+        assert s.loc[agent, "went_out_rate_low"] < s.loc[agent, "went_out_rate"] < s.loc[agent, "went_out_rate_high"]
     # Head to head: paired per deal set over the games where both sat.
     wide = games.pivot_table(index=["table", "rotation", "game"], columns="agent", values="total", observed=True)
     pair = wide[["greedy", "random"]].dropna()
@@ -368,7 +374,8 @@ def test_json_document_and_written_files(tmp_path):
     assert set(doc) >= {"config", "summary", "standings", "head_to_head", "ratings"}
     rec = doc["standings"][0]
     for key in ("agent", "mean_score", "mean_score_ci", "win_rate", "win_rate_ci", "mean_hole_score_ci",
-                "went_out_rate", "out_win_rate", "mean_turns", "rating", "rating_se", "truncated_deals"):
+                "went_out_rate", "went_out_rate_ci", "out_win_rate", "mean_turns", "rating", "rating_se",
+                "truncated_deals"):
         assert key in rec
     assert len(rec["mean_score_ci"]) == 2 and rec["mean_score_ci"][0] <= rec["mean_score"] <= rec["mean_score_ci"][1]
     assert {"mean_diff_ci", "win_rate_ci"} <= set(doc["head_to_head"][0])
