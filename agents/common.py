@@ -19,8 +19,11 @@ from golfsim.jit import hot, leaf
 from golfsim.rules import (
     ENDER,
     FLIP,
+    FLIP_PHASE,
+    OPEN,
     OPEN_FIRST,
     PASS,
+    PHASE,
     R_DISCARD_FLIP,
     R_OFF_STOCK_KNOWN,
     R_OFF_UNSEEN,
@@ -143,6 +146,18 @@ def flip_choice(pub, rules, player, flip_last):
     if hidden == 1 and rules[R_DISCARD_FLIP] == 1 and not flip_last:
         return PASS
     return FLIP + best_k
+
+
+@leaf
+def flip_move(pub, rules, player):
+    """The move greedy and pair-builder make alike when the phase is about flips: :func:`opening_flip` in OPEN,
+    :func:`flip_choice` (never going out) in FLIP; -1 in START and HOLD, where each decides for itself."""
+    phase = pub[PHASE]
+    if phase == OPEN:
+        return opening_flip(pub, rules, player)
+    if phase == FLIP_PHASE:
+        return flip_choice(pub, rules, player, False)
+    return -1
 
 
 @leaf

@@ -18,6 +18,7 @@ functions. From Python, use :func:`act`.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 from numba.extending import typeof_impl
 
@@ -93,8 +94,6 @@ def pointer_function(spec, four_of_a_kind: bool = False):
 
 def act(choice, pub, rules, agent_rng, player) -> int:
     """One decision of the compiled agent ``choice`` (an :class:`~agents.base.AgentChoice`), called from Python."""
-    import numpy as np
-
     params = choice.param_vector()
     function = pointer_function(choice.spec, bool(rules[R_FOUR_BONUS]))
     if function is None:

@@ -47,15 +47,13 @@ blind_swap : float, default -99
 from __future__ import annotations
 
 from agents.base import Param
-from agents.common import flip_choice, hidden_mean, opening_flip, points, stall_floor
+from agents.common import flip_move, hidden_mean, points, stall_floor
 from golfsim.engine import column_score, face_down_count, top_discard
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
     DRAW_STOCK,
-    FLIP_PHASE,
     HELD,
     HOLD,
-    OPEN,
     PHASE,
     PLACE_DRAWN,
     R_FOUR_BONUS,
@@ -158,11 +156,10 @@ def best_placement(pub, rules, base, h, card, face_down_only):
 @leaf
 def greedy_act(pub, rules, params, agent_rng, player):
     """Decision of the greedy agent (see the module docstring)."""
+    move = flip_move(pub, rules, player)
+    if move >= 0:
+        return move
     phase = pub[PHASE]
-    if phase == OPEN:
-        return opening_flip(pub, rules, player)
-    if phase == FLIP_PHASE:
-        return flip_choice(pub, rules, player, False)
     base = rules[R_OFF_VIEW] + 6 * player
     h = stall_floor(pub, rules, params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else hidden_mean(pub, rules))
     if phase == START:

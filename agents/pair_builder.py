@@ -54,10 +54,9 @@ from agents.base import Param
 from agents.common import (
     better_alone,
     final_circuit,
-    flip_choice,
+    flip_move,
     hidden_mean,
     min_opponent_face_down,
-    opening_flip,
     stall_floor,
     stalled,
 )
@@ -66,10 +65,8 @@ from golfsim.engine import top_discard
 from golfsim.jit import hot, leaf
 from golfsim.rules import (
     DRAW_STOCK,
-    FLIP_PHASE,
     HELD,
     HOLD,
-    OPEN,
     PHASE,
     PLACE_DRAWN,
     R_FOUR_BONUS,
@@ -155,11 +152,10 @@ def pair_builder_choice(pub, rules, base, h, card, reserved, lone_two):
 @hot
 def pair_builder_act(pub, rules, params, agent_rng, player):
     """Decision of the pair-builder agent (see the module docstring)."""
+    move = flip_move(pub, rules, player)
+    if move >= 0:
+        return move
     phase = pub[PHASE]
-    if phase == OPEN:
-        return opening_flip(pub, rules, player)
-    if phase == FLIP_PHASE:
-        return flip_choice(pub, rules, player, False)
     base = rules[R_OFF_VIEW] + 6 * player
     h = stall_floor(pub, rules, hidden_mean(pub, rules))
     lone_two = params[LONE_TWO] != 0.0

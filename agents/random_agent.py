@@ -34,34 +34,19 @@ def nth_face_down(pub, rules, player, n):
     return -1
 
 
-@hot
-def random_legal(pub, rules, agent_rng, player):
-    """A uniformly random legal action, found by counting the legal set (any phase)."""
+@leaf  # inlined, so that the opening call counts over constant bounds
+def random_legal(pub, rules, agent_rng, player, first, stop):
+    """A uniformly random legal action among ids ``first .. stop - 1``, found by counting them; with every legal
+    action in that range the choice is the same as over all ``NUM_ACTIONS``."""
     count = 0
-    for a in range(NUM_ACTIONS):
+    for a in range(first, stop):
         if is_legal(pub, rules, a):
             count += 1
     pick = rand_below(agent_rng, player, count)
-    for a in range(NUM_ACTIONS):
+    for a in range(first, stop):
         if is_legal(pub, rules, a):
             if pick == 0:
                 return a
-            pick -= 1
-    return -1
-
-
-@hot
-def random_legal_flip(pub, rules, agent_rng, player):
-    """Position of a uniformly random legal opening flip: the same choice as ``random_legal``, from 6 checks, not 27."""
-    count = 0
-    for k in range(6):
-        if is_legal(pub, rules, FLIP + k):
-            count += 1
-    pick = rand_below(agent_rng, player, count)
-    for k in range(6):
-        if is_legal(pub, rules, FLIP + k):
-            if pick == 0:
-                return k
             pick -= 1
     return -1
 
@@ -84,6 +69,6 @@ def random_act(pub, rules, params, agent_rng, player):
         if r == hidden:
             return PASS
         return FLIP + nth_face_down(pub, rules, player, r)
-    if phase == OPEN:
-        return FLIP + random_legal_flip(pub, rules, agent_rng, player)
-    return random_legal(pub, rules, agent_rng, player)
+    if phase == OPEN:  # only opening flips are legal: 6 checks, not 27
+        return random_legal(pub, rules, agent_rng, player, FLIP, PASS)
+    return random_legal(pub, rules, agent_rng, player, 0, NUM_ACTIONS)

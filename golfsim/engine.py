@@ -37,6 +37,7 @@ from golfsim.rules import (
     PLACE_DRAWN,
     PLAYERS,
     R_COUNTS,
+    R_DECK_POINTS,
     R_DISCARD_FLIP,
     R_END,
     R_FOUR_BONUS,
@@ -91,15 +92,10 @@ def _reset_public(pub, rules, hole, first, totals):
     for i in range(6 * players):
         pub[ov + i] = -1
     ou = rules[R_OFF_UNSEEN]
-    n = 0
-    points = 0
     for r in range(NUM_RANKS):
-        c = rules[R_COUNTS + r]
-        pub[ou + r] = c
-        n += c
-        points += c * rules[R_POINTS + r]
-    pub[UNSEEN_CARDS] = n
-    pub[UNSEEN_POINTS] = points
+        pub[ou + r] = rules[R_COUNTS + r]
+    pub[UNSEEN_CARDS] = rules[R_NCARDS]
+    pub[UNSEEN_POINTS] = rules[R_DECK_POINTS]
 
 
 @leaf

@@ -138,7 +138,8 @@ R_HID_STOCK = 18
 R_HID_SIZE = 19
 R_POINTS = 20  # 14 entries, by rank code
 R_COUNTS = R_POINTS + NUM_RANKS  # 14 entries: copies of each rank in the full deck
-RULES_SIZE = R_COUNTS + NUM_RANKS
+R_DECK_POINTS = R_COUNTS + NUM_RANKS  # point sum of the full deck: UNSEEN_POINTS at the start of a deal
+RULES_SIZE = R_DECK_POINTS + 1
 
 OPENING_FLIPS = ("any", "same_column", "different_columns")
 DISCARD_AND_FLIP = ("off", "may", "must")
@@ -342,6 +343,7 @@ class Rules:
         r[R_HID_SIZE] = 6 * p + n + 1  # the last slot is the lazy shuffle's cursor
         r[R_POINTS : R_POINTS + NUM_RANKS] = self.points()
         r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
+        r[R_DECK_POINTS] = int(self.points() @ self.card_counts())
         return r
 
 

@@ -559,7 +559,6 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
     sum_total = np.zeros((k, n))
     sum_share = np.zeros((k, n))
     sum_outs = np.zeros((k, n))  # deals gone out, per deal set
-    outs = np.zeros(k)
     out_wins = np.zeros(k)
     turns = np.zeros(k)
     trunc = np.zeros(k, dtype=np.int64)
@@ -574,7 +573,6 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
             sum_total[a] += tot[:, s]
             sum_share[a] += shares[:, s]
             sum_outs[a] += blk.outs[:, s]
-            outs[a] += blk.outs[:, s].sum()
             out_wins[a] += blk.out_wins[:, s].sum()
             turns[a] += blk.turns.sum()
             trunc[a] += int(blk.truncated.sum())
@@ -615,12 +613,13 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
         # deal sets are the independent units (duplicate deals tie an agent's games within one), as for win rates
         _, olo, ohi = stats.share_ci(np.clip(sum_outs[a] / (plays[a] * holes), 0.0, 1.0), confidence)
         deals = games * holes
+        outs = sum_outs[a].sum()
         row.update({
             "mean_score": m, "mean_score_low": lo, "mean_score_high": hi,
             "mean_hole_score": m / holes, "mean_hole_score_low": lo / holes, "mean_hole_score_high": hi / holes,
             "win_rate": w, "win_rate_low": wlo, "win_rate_high": whi,
-            "went_out_rate": outs[a] / deals, "went_out_rate_low": olo, "went_out_rate_high": ohi,
-            "out_win_rate": out_wins[a] / outs[a] if outs[a] > 0 else math.nan,
+            "went_out_rate": outs / deals, "went_out_rate_low": olo, "went_out_rate_high": ohi,
+            "out_win_rate": out_wins[a] / outs if outs > 0 else math.nan,
             "mean_turns": turns[a] / deals,
             "truncated_deals": int(trunc[a]),
         })
