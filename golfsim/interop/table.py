@@ -1,0 +1,258 @@
+"""One N-hole game played a decision at a time, with some seats taken by compiled golfsim bots.
+
+:class:`Match` is the state every adapter wraps. It calls the compiled engine for everything (deal, legal actions,
+moves, scores) and, after each outside decision, plays the bots' turns in one compiled call
+(:func:`play_bots`) using the same agent dispatch as the batch simulator, so a bot's turn costs what it costs
+there, not a Python round trip.
+
+Coordinates match the rest of golfsim: hole ``h`` of game ``g`` under ``seed`` is dealt from the deal stream
+``(seed, g, h)`` and seat ``p``'s bot draws from the agent stream ``(seed, g, p)``, exactly as
+``golfsim.env.play_game(agents, rules, seed, game=g)`` and ``simulate(..., seed=seed)`` do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.base import AgentChoice, parse_agent
+from agents.dispatch import placeholder_user_agent
+from golfsim.cards import format_layout, rank_name
+from golfsim.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
+from golfsim.errors import IllegalActionError
+from golfsim.interop import observation
+from golfsim.interop.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, agent_addresses, play_bots
+from golfsim.rng import agent_state, check_seed, deal_state
+from golfsim.rules import (
+    CURRENT,
+    DONE,
+    END_REASON,
+    HELD,
+    HOLD,
+    NUM_ACTIONS,
+    PHASE,
+    PHASE_NAMES,
+    R_HID_SIZE,
+    R_OFF_VIEW,
+    R_PUB_SIZE,
+    STOCK_N,
+    TRUNCATED,
+    TURN,
+    Rules,
+    action_name,
+)
+from golfsim.simulate import Table
+
+
+def resolve_bots(bots: Sequence, rules: Rules) -> list[AgentChoice | None]:
+    """Check a per-seat list of bot names (``None`` for a seat played from outside) and parse the names.
+
+    Raises
+    ------
+    ValueError
+        For a list of the wrong length, an unknown agent or parameter, or a plain-Python agent (those play
+        through ``golfsim.env.play_game``; a bot here must be compiled).
+    """
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} seats given for {rules.players} players")
+    choices: list[AgentChoice | None] = []
+    for seat, bot in enumerate(bots):
+        if bot is None:
+            choices.append(None)
+            continue
+        choice = parse_agent(bot)
+        if not choice.spec.compiled:
+            raise ValueError(
+                f"opponent {choice.label!r} (seat {seat}) is a plain-Python agent; opponents here play inside "
+                "compiled code, so choose a compiled agent (see `golfsim agents`)"
+            )
+        choices.append(choice)
+    return choices
+
+
+class Match:
+    """An N-hole game of ``rules`` with compiled bots in some seats and outside deciders in the others.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set, ``holes`` included.
+    bots : sequence
+        One entry per seat: an agent name or :class:`~agents.base.AgentChoice` for a bot, ``None`` for a seat whose
+        decisions come from :meth:`play`.
+    """
+
+    def __init__(self, rules: Rules, bots: Sequence | None = None):
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
+        self.rules = rules
+        p = rules.players
+        self.bots = resolve_bots([None] * p if bots is None else list(bots), rules)
+        self.packed = rules.pack()
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int16)
+        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=np.int16)
+        self.deal_rng = np.zeros(1, dtype=np.uint64)
+        self.agent_rng = np.zeros(p, dtype=np.uint64)
+        self.is_bot = np.array([b is not None for b in self.bots], dtype=np.uint8)
+        # seats without a bot get a placeholder the loop never calls
+        placeholder = [b if b is not None else "random" for b in self.bots]
+        self.bot_ids, self.params, self.agent_fns = Table.make(placeholder, rules).kernel_arguments()
+        self.addresses = agent_addresses(f for f in self.agent_fns if f is not placeholder_user_agent)
+        self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.totals = np.zeros(p, dtype=np.int64)
+        self.hole_scores = np.zeros((rules.holes, p), dtype=np.int64)
+        self._scores = np.zeros(p, dtype=np.int32)
+        self._error = np.zeros(3, dtype=np.int64)
+        self.seed = 0
+        self.game = 0
+        self.hole = 0
+        self.over = False
+        self.truncated = False
+        self._deck = None
+        self._started = False
+
+    # ---------------------------------------------------------------- starting
+    def start(self, seed: int = 0, game: int = 0, deck: Sequence[int] | None = None) -> None:
+        """Start game ``game`` under ``seed`` (hole 0), then play bot turns up to the first outside decision.
+
+        ``deck`` (rank codes, top first) replaces the shuffle of every hole, for scripted tests.
+        """
+        self.seed = check_seed(seed)
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
+            raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
+        self.game = int(game)
+        self._deck = None if deck is None else np.asarray(deck, dtype=np.int16)
+        self.totals[:] = 0
+        self.hole_scores[:] = 0
+        self.over = self.truncated = False
+        for p in range(self.rules.players):
+            self.agent_rng[p] = agent_state(self.seed, self.game, p)
+        self._deal(0)
+        self._started = True
+        self._run(-1)
+
+    def _deal(self, hole: int) -> None:
+        self.hole = hole
+        self.deal_rng[0] = deal_state(self.seed, self.game, hole)
+        first = hole % self.rules.players
+        totals = self.totals.astype(np.int32)
+        if self._deck is None:
+            deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, totals)
+        else:
+            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._deck, hole, first, totals)
+
+    # ---------------------------------------------------------------- reading
+    @property
+    def current(self) -> int:
+        """The seat whose decision is due (the last mover once the game is over)."""
+        return int(self.pub[CURRENT])
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[int(self.pub[PHASE])]
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask of the legal actions of the seat to move (a view, refreshed by each call)."""
+        if self.over:
+            self.mask[:] = 0
+        else:
+            legal_mask(self.pub, self.packed, self.mask)
+        return self.mask
+
+    def observe(self, seat: int, out: np.ndarray | None = None, private: bool = True) -> np.ndarray:
+        """What ``seat`` may know now (:mod:`golfsim.interop.observation`), as float32."""
+        if out is None:
+            out = np.zeros(observation.size(self.rules.players), dtype=np.float32)
+        observation.encode(self.pub, self.packed, seat, 1 if private else 0, out)
+        return out
+
+    def deal_scores(self) -> np.ndarray:
+        """Every seat's score of the current deal once it is over (int64)."""
+        deal_scores(self.hid, self.packed, self._scores)
+        return self._scores.astype(np.int64)
+
+    # ---------------------------------------------------------------- playing
+    def play(self, action) -> np.ndarray | None:
+        """Play ``action`` for the seat to move, then the bots' turns (and the next holes' deals) up to the next
+        outside decision or the end of the game.
+
+        Returns
+        -------
+        ndarray or None
+            The scores of the holes that ended during the call, summed per seat (int64), or None if none ended.
+
+        Raises
+        ------
+        ValueError
+            If the game is over or ``action`` is not a legal action id now (naming it and the legal ones).
+        """
+        if not self._started:
+            raise RuntimeError("start() the match before playing")
+        if self.over:
+            raise ValueError("the game is over; start a new one")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= int(action) < NUM_ACTIONS:
+            raise ValueError(f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, got {action!r}")
+        return self._run(int(action))
+
+    def _run(self, action: int) -> np.ndarray | None:
+        ended = None
+        while True:
+            code = play_bots(self.pub, self.hid, self.packed, self.deal_rng, self.agent_rng, self.bot_ids,
+                             self.params, self.addresses, self.is_bot, action, self._error)
+            if code == ILLEGAL_OUTSIDE:
+                self._illegal(action)
+            if code == ILLEGAL_BOT:
+                seat, bad, phase = (int(x) for x in self._error)
+                raise IllegalActionError(
+                    f"agent {self.bots[seat].label!r} (seat {seat}) returned action {bad} ({action_name(bad)}), "
+                    f"not legal in the {PHASE_NAMES[phase]} phase"
+                )
+            action = -1
+            if self.pub[PHASE] != DONE:
+                return ended
+            scores = self.deal_scores()
+            self.hole_scores[self.hole] = scores
+            self.totals += scores
+            ended = scores if ended is None else ended + scores
+            self.truncated = int(self.pub[END_REASON]) == TRUNCATED
+            if self.truncated or self.hole + 1 == self.rules.holes:
+                self.over = True
+                return ended
+            self._deal(self.hole + 1)
+
+    def _illegal(self, action: int):
+        legal = np.flatnonzero(self.legal_mask())
+        raise ValueError(
+            f"action {action} ({action_name(action)}) is not legal for player {self.current} in the {self.phase} "
+            f"phase; legal: {', '.join(f'{a} ({action_name(a)})' for a in legal)}"
+        )
+
+    # ---------------------------------------------------------------- text
+    def render(self) -> str:
+        """The table as an onlooker sees it (face-down cards as ``?``; a drawn card is not shown)."""
+        p = self.rules.players
+        ov = int(self.packed[R_OFF_VIEW])
+        view = self.pub[ov: ov + 6 * p].reshape(p, 6)
+        vec = self.observe(0, private=False)
+        top = int(vec[observation.TOP_AT])
+        state = "game over" if self.over else f"player {self.current} to move ({self.phase})"
+        lines = [f"hole {self.hole + 1}/{self.rules.holes}, turn {int(self.pub[TURN])}, {state}",
+                 f"stock {int(self.pub[STOCK_N])} cards, discard top {rank_name(top) if top >= 0 else '-'}"
+                 + (", a drawn card is held" if self.pub[PHASE] == HOLD and self.pub[HELD] >= 0 else "")]
+        for seat in range(p):
+            marker = "*" if seat == self.current and not self.over else " "
+            who = self.bots[seat].label if self.bots[seat] is not None else "outside"
+            lines.append(f"{marker} player {seat} ({who}): {format_layout(view[seat], view[seat] >= 0)}"
+                         f"   total {int(self.totals[seat])}")
+        return "\n".join(lines)
+
+
+def rules_from_options(players: int, holes: int, options: dict) -> Rules:
+    """``Rules(players=..., holes=..., **options)`` with a clear error for an option ``Rules`` does not have."""
+    known = [name for name in Rules.__dataclass_fields__ if name not in ("players", "holes")]
+    for name in options:
+        if name not in known:
+            raise ValueError(f"unknown rule option {name!r}; rule options: {', '.join(known)}")
+    return Rules(players=players, holes=holes, **options)
