@@ -68,7 +68,7 @@ class LegalActions(spaces.Discrete):
 class GolfSoloEnv(gymnasium.Env):
     """One seat of six-card Golf against compiled bots; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, opponents: Sequence = ("greedy",), seat: int = 0, holes: int = 1,
                  render_mode: str | None = None, **rule_options):

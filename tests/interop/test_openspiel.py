@@ -1,0 +1,115 @@
+"""The OpenSpiel game python_golf: OpenSpiel's random simulation test, chance, observations, resampling, the bridge."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts
+
+import golfsim.interop.openspiel  # noqa: F401 -- registers python_golf
+from golfsim.cards import rank_name
+from golfsim.env import play_game
+from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy
+from golfsim.rules import DRAW_STOCK, HELD, STOCK_N, Rules
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["python_golf(players=2)",
+     "python_golf(players=3,holes=2,jokers=minus2,discard_and_flip=may,end=one_last_turn)",
+     "python_golf(players=2,reveal_instead_of_draw=True,opening_flips=different_columns,twos_pair=keep_negative)"],
+)
+def test_passes_openspiels_random_simulation_test(spec):
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=True, verbose=False)
+
+
+def dealt(game, rng):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    return state
+
+
+def test_the_deal_is_one_chance_node_per_card_weighted_by_the_copies_left():
+    game = pyspiel.load_game("python_golf(jokers=minus2)")
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(0, 2 / 54)] + [(r, 4 / 54) for r in range(1, 14)]
+    state.apply_action(0)
+    state.apply_action(0)
+    assert state.chance_outcomes() == [(r, 4 / 52) for r in range(1, 14)]
+    nodes = 2
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+        nodes += 1
+    assert nodes == 54
+    assert state.current_player() == 0
+    assert state.legal_actions() == list(range(20, 26))
+
+
+def test_rule_parameters_reach_the_rules():
+    game = pyspiel.load_game("python_golf(players=5,jokers=minus5,turn_cap=50,holes=3)")
+    assert game.num_players() == 5
+    assert game.rules == Rules(players=5, jokers="minus5", turn_cap=50, holes=3)
+    assert game.rules.decks == 2  # decks=0 is "auto"
+
+
+def test_observations_hide_the_drawn_card_from_everyone_but_the_drawer():
+    game = pyspiel.load_game("python_golf")
+    state = dealt(game, np.random.default_rng(3))
+    while DRAW_STOCK not in state.legal_actions():  # the four opening flips
+        state.apply_action(state.legal_actions()[0])
+    drawer = state.current_player()
+    state.apply_action(DRAW_STOCK)
+    held = int(state.pub[HELD])
+    assert f"you hold {rank_name(held)}" in state.observation_string(drawer)
+    assert "you hold" not in state.observation_string(1 - drawer)
+    assert state.observation_tensor(drawer)[4] == held
+    assert state.observation_tensor(1 - drawer)[4] == -1
+    assert f"(drew {rank_name(held)})" in state.information_state_string(drawer)
+    assert "(drew" not in state.information_state_string(1 - drawer)
+
+
+def test_resampling_keeps_the_information_state_and_redraws_the_hidden_cards():
+    game = pyspiel.load_game("python_golf(players=3)")
+    state = dealt(game, np.random.default_rng(8))
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    layouts = set()
+    for _ in range(20):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        np.testing.assert_array_equal(sample.pub, state.pub)
+        # layouts (3 x 6 cards) then the stock: the multiset of cards is unchanged, where the hidden ones lie is
+        # drawn again
+        stock_end = 18 + int(state.pub[STOCK_N])
+        assert sorted(sample.hid[:stock_end].tolist()) == sorted(state.hid[:stock_end].tolist())
+        layouts.add(tuple(sample.hid[:18]))
+    assert len(layouts) > 1
+
+
+def test_an_ismcts_bot_sits_at_a_golfsim_table():
+    rules = Rules(players=2, holes=1)
+
+    def make_bot(game):
+        return ismcts.ISMCTSBot(game, RolloutEvaluator(rules, "greedy", seed=1), uct_c=10.0, max_simulations=8,
+                                random_state=np.random.RandomState(1))
+
+    result = play_game([openspiel_policy(make_bot, rules, seed=1), "greedy"], rules, seed=4)
+    assert result["hole_scores"].shape == (1, 2)
+    assert result["turns"][0] > 0
+
+
+def test_bad_input_is_one_clear_error():
+    with pytest.raises(ValueError, match="jokers='lots' is not allowed"):
+        pyspiel.load_game("python_golf(jokers=lots)")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'jokerz'"):
+        pyspiel.load_game("python_golf(jokerz=minus2)")
+    state = pyspiel.load_game("python_golf").new_initial_state()
+    with pytest.raises(ValueError, match="chance outcome 14 is not a rank code with cards left to deal"):
+        state.apply_action(14)
+    state = dealt(pyspiel.load_game("python_golf"), np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"action 0 \(take discard to 0\) is not legal for player 0"):
+        state.apply_action(0)

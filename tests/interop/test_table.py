@@ -1,0 +1,70 @@
+"""The shared match: bots play inside one compiled call, exactly the games the batch simulator plays."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
+from agents.plugins import load_module
+from golfsim.errors import IllegalActionError
+from golfsim.interop.table import Match
+from golfsim.rules import Rules
+from golfsim.simulate import simulate
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+load_module(str(EXAMPLES / "lowball_agent.py"))  # "lowball", a user's compiled agent
+load_module(str(EXAMPLES / "cautious_python_agent.py"))  # "cautious", a plain-Python agent
+
+
+@njit(AGENT_SIGNATURE, cache=True)
+def always_take_0(pub, rules, params, agent_rng, player):
+    """Breaks the contract: action 0 whatever the phase."""
+    return 0
+
+
+if "always-take-0" not in REGISTRY:
+    register_compiled_agent("always-take-0", "returns action 0 whatever the phase", always_take_0)
+
+
+@pytest.mark.parametrize(
+    ("agents", "rules"),
+    [
+        (["ev", "greedy"], Rules(players=2, holes=3)),
+        # three different agents called by pointer: the rebuilt function tuple uses more than two slots
+        (["pair-builder", "ev", "lowball", "greedy"], Rules(players=4, holes=2, jokers="minus2")),
+        (["ev", "ev", "random"], Rules(players=3, holes=2, four_of_a_kind_bonus=-10, end="one_last_turn")),
+    ],
+)
+def test_a_table_of_bots_plays_the_simulators_games(agents, rules):
+    expected = simulate(agents, rules, games=12, seed=5).players
+    match = Match(rules, agents)
+    for game in range(12):
+        match.start(seed=5, game=game)
+        assert match.over
+        want = expected[expected.game == game].sort_values("seat")
+        np.testing.assert_array_equal(match.totals, want.total.to_numpy())
+
+
+def test_a_bot_returning_an_illegal_action_is_named():
+    match = Match(Rules(players=2), [None, "always-take-0"])
+    match.start(seed=1)
+    with pytest.raises(IllegalActionError, match=r"agent 'always-take-0' \(seat 1\) returned action 0"):
+        while not match.over:
+            match.play(int(np.flatnonzero(match.legal_mask())[0]))
+
+
+def test_an_outside_illegal_action_changes_nothing():
+    match = Match(Rules(players=2), [None, "greedy"])
+    match.start(seed=1)
+    before = match.pub.copy(), match.hid.copy()
+    with pytest.raises(ValueError, match=r"action 6 \(draw from stock\) is not legal for player 0 in the open phase"):
+        match.play(6)
+    np.testing.assert_array_equal(match.pub, before[0])
+    np.testing.assert_array_equal(match.hid, before[1])
+
+
+def test_a_plain_python_opponent_is_refused_with_the_reason():
+    with pytest.raises(ValueError, match="'cautious' .* is a plain-Python agent"):
+        Match(Rules(players=2), [None, "cautious"])
