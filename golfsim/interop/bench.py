@@ -43,7 +43,7 @@ def pettingzoo_steps_per_second(steps: int, seed: int = 0) -> float:
     done = 0
     start = time.perf_counter()
     while done < steps:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)

@@ -18,7 +18,7 @@ from numba.experimental.function_type import _get_jit_address, _get_wrapper_addr
 from numba.extending import intrinsic
 
 from agents.base import AGENT_SIGNATURE
-from agents.dispatch import decide, placeholder_user_agent
+from agents.dispatch import decide
 from golfsim.engine import apply_action, is_legal
 from golfsim.rules import CURRENT, DONE, MAX_PLAYERS, PHASE
 
@@ -45,13 +45,20 @@ def _agent_function(typingctx, c_address, jit_address):
     return sig, codegen
 
 
-def agent_addresses(functions) -> np.ndarray:
-    """int64 array ``(SLOTS, 2)``: the C-wrapper and native entry address of each agent function called by
-    pointer, unused slots filled with ``placeholder_user_agent``. The caller keeps ``functions`` alive."""
-    functions = list(functions)
-    if len(functions) > SLOTS:
-        raise ValueError(f"at most {SLOTS} different agents called by pointer, got {len(functions)}")
-    functions += [placeholder_user_agent] * (SLOTS - len(functions))
+PUB_DTYPE = np.dtype(str(AGENT_SIGNATURE.args[0].dtype))
+"""The public state's integer type, as the agents are compiled for it."""
+HID_DTYPE = np.int16
+DECK_DTYPE = np.int16
+
+
+def agent_addresses(agent_fns) -> np.ndarray:
+    """int64 array ``(SLOTS, 2)``: the C-wrapper and native entry address of each function of a kernel's
+    ``agent_fns`` tuple (``Table.kernel_arguments()``), in order, the slots beyond it repeating its last entry
+    (the dispatch never calls them). The caller keeps ``agent_fns`` alive."""
+    functions = list(agent_fns)
+    if not functions or len(functions) > SLOTS:
+        raise ValueError(f"expected 1 to {SLOTS} agent functions, got {len(functions)}")
+    functions += [functions[-1]] * (SLOTS - len(functions))
     return np.array([[_get_wrapper_address(f, AGENT_SIGNATURE), _get_jit_address(f, AGENT_SIGNATURE)]
                      for f in functions], dtype=np.int64)
 

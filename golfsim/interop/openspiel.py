@@ -48,7 +48,7 @@ import pyspiel
 from golfsim.cards import NUM_RANKS, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
 from golfsim.interop import observation
-from golfsim.interop.bot_loop import ILLEGAL_BOT, play_bots
+from golfsim.interop.bot_loop import DECK_DTYPE, HID_DTYPE, ILLEGAL_BOT, PUB_DTYPE, play_bots
 from golfsim.interop.table import Match
 from golfsim.rng import deal_state
 from golfsim.rules import (
@@ -159,8 +159,8 @@ class GolfState(pyspiel.State):
         self.packed = game.packed
         self.recycle_seed = game.recycle_seed
         p = self.rules.players
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int16)
-        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=np.int16)
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
+        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
         self.deal_rng = np.zeros(1, dtype=np.uint64)
         self.totals = np.zeros(p, dtype=np.int64)
         self.hole = 0
@@ -211,7 +211,7 @@ class GolfState(pyspiel.State):
 
     def _deal(self):
         self.deal_rng[0] = deal_state(self.recycle_seed, 0, self.hole)
-        deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, np.asarray(self.deck, dtype=np.int16),
+        deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, np.asarray(self.deck, dtype=DECK_DTYPE),
                        self.hole, self.hole % self.rules.players, self.totals.astype(np.int32))
         self.events.append((f"hole {self.hole + 1} dealt, discard {rank_name(self._top())}", -1, ""))
 
@@ -403,7 +403,7 @@ class RolloutEvaluator:
         for _ in range(self.n_rollouts):
             if state.dealing:
                 rest = self.rng.permutation(np.repeat(np.arange(NUM_RANKS), state.undealt))
-                deck = np.concatenate([np.asarray(state.deck, dtype=np.int16), rest.astype(np.int16)])
+                deck = np.concatenate([state.deck, rest]).astype(DECK_DTYPE)
                 m.deal_rng[0] = np.uint64(self.rng.integers(2**63))
                 deal_from_deck(m.pub, m.hid, m.packed, m.deal_rng, deck, state.hole,
                                state.hole % state.rules.players, state.totals.astype(np.int32))
@@ -447,7 +447,7 @@ def openspiel_policy(make_bot: Callable, rules: Rules, seed: int = 0) -> Callabl
     rng = np.random.default_rng(seed)
 
     def policy(obs: dict) -> int:
-        state = GolfState.from_public(game, np.asarray(obs["observation"], dtype=np.int16), rng)
+        state = GolfState.from_public(game, np.asarray(obs["observation"], dtype=PUB_DTYPE), rng)
         return int(bot.step(state))
 
     return policy

@@ -17,12 +17,19 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.base import AgentChoice, parse_agent
-from agents.dispatch import placeholder_user_agent
 from golfsim.cards import format_layout, rank_name
 from golfsim.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
 from golfsim.errors import IllegalActionError
 from golfsim.interop import observation
-from golfsim.interop.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, agent_addresses, play_bots
+from golfsim.interop.bot_loop import (
+    DECK_DTYPE,
+    HID_DTYPE,
+    ILLEGAL_BOT,
+    ILLEGAL_OUTSIDE,
+    PUB_DTYPE,
+    agent_addresses,
+    play_bots,
+)
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
     CURRENT,
@@ -90,15 +97,15 @@ class Match:
         p = rules.players
         self.bots = resolve_bots([None] * p if bots is None else list(bots), rules)
         self.packed = rules.pack()
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int16)
-        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=np.int16)
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
+        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
         self.deal_rng = np.zeros(1, dtype=np.uint64)
         self.agent_rng = np.zeros(p, dtype=np.uint64)
         self.is_bot = np.array([b is not None for b in self.bots], dtype=np.uint8)
         # seats without a bot get a placeholder the loop never calls
         placeholder = [b if b is not None else "random" for b in self.bots]
         self.bot_ids, self.params, self.agent_fns = Table.make(placeholder, rules).kernel_arguments()
-        self.addresses = agent_addresses(f for f in self.agent_fns if f is not placeholder_user_agent)
+        self.addresses = agent_addresses(self.agent_fns)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.totals = np.zeros(p, dtype=np.int64)
         self.hole_scores = np.zeros((rules.holes, p), dtype=np.int64)
@@ -122,7 +129,7 @@ class Match:
         if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
             raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
         self.game = int(game)
-        self._deck = None if deck is None else np.asarray(deck, dtype=np.int16)
+        self._deck = None if deck is None else np.asarray(deck, dtype=DECK_DTYPE)
         self.totals[:] = 0
         self.hole_scores[:] = 0
         self.over = self.truncated = False

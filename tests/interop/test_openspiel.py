@@ -1,5 +1,9 @@
 """The OpenSpiel game python_golf: OpenSpiel's random simulation test, chance, observations, resampling, the bridge."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pyspiel
 import pytest
@@ -113,3 +117,12 @@ def test_bad_input_is_one_clear_error():
     state = dealt(pyspiel.load_game("python_golf"), np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"action 0 \(take discard to 0\) is not legal for player 0"):
         state.apply_action(0)
+
+
+def test_the_ismcts_example_plays_a_duplicate_match_from_the_command_line():
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "openspiel_ismcts_agent.py"
+    run = subprocess.run([sys.executable, str(example), "--opponent", "greedy", "--deals", "1", "--simulations", "4"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "1 deal sets x 2 seats, seed 0, 4 simulations per decision" in run.stdout
+    assert "margin (ismcts minus greedy):" in run.stdout
