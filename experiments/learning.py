@@ -286,7 +286,7 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
             ax.set_ylim(references["greedy"] - 3, references["greedy"] + 3)
             ax.set_title("the same, zoomed on greedy's level")
         else:
-            ax.set_title(f"REINFORCE, linear softmax over {len(FEATURES)} features, vs greedy")
+            ax.set_title(f"REINFORCE, linear softmax ({len(FEATURES)} features)")
         ax.legend(fontsize=8)
     fig.suptitle(f"seed {settings.seed}, batch {settings.batch} episodes per update; each point: "
                  f"{settings.eval_deals} evaluation deal sets x 2 seats", fontsize=10, y=1.02)
