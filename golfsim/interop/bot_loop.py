@@ -10,6 +10,7 @@ the addresses in compiled code and calls the simulator's own dispatch (``agents.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -20,6 +21,7 @@ from numba.extending import intrinsic
 from agents.base import AGENT_SIGNATURE
 from agents.dispatch import decide
 from golfsim.engine import apply_action, is_legal
+from golfsim.jit import leaf
 from golfsim.rules import CURRENT, DONE, MAX_PLAYERS, PHASE
 
 OK, ILLEGAL_OUTSIDE, ILLEGAL_BOT = 0, 1, 2
@@ -63,10 +65,10 @@ def agent_addresses(agent_fns) -> np.ndarray:
                      for f in functions], dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
-def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
+@leaf
+def play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error):
     """Play ``action`` (if >= 0) for the seat to move, then every bot turn until a seat without a bot must decide
-    or the deal ends.
+    or the deal ends; ``agent_fns`` is the kernels' tuple of agent functions.
 
     Returns ``OK``, ``ILLEGAL_OUTSIDE`` (``action`` is not legal; nothing changed) or ``ILLEGAL_BOT`` (a bot
     returned an illegal action: ``error`` gets seat, action and phase, and the move is not played).
@@ -75,18 +77,9 @@ def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, 
         if not is_legal(pub, rules, action):
             return ILLEGAL_OUTSIDE
         apply_action(pub, hid, rules, deal_rng, action)
-    if pub[PHASE] == DONE or is_bot[pub[CURRENT]] == 0:
-        return OK
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
     while pub[PHASE] != DONE and is_bot[pub[CURRENT]] == 1:
         p = np.int64(pub[CURRENT])
-        move = decide(bot_ids[p], fns, pub, rules, params[p], agent_rng, p)
+        move = decide(bot_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
         if not is_legal(pub, rules, move):
             error[0] = p
             error[1] = move
@@ -94,3 +87,36 @@ def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, 
             return ILLEGAL_BOT
         apply_action(pub, hid, rules, deal_rng, move)
     return OK
+
+
+@njit(cache=True, _nrt=False)
+def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
+    """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
+    a = addresses
+    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
+           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
+           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
+           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
+           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
+           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
+    return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
+
+
+class Bots:
+    """The bots of one table, ready to play: ``Table.make(...).kernel_arguments()`` plus which seats they hold.
+
+    Under ``NUMBA_DISABLE_JIT=1`` (debugging) the turns are played by the same loop in plain Python.
+    """
+
+    def __init__(self, bot_ids: np.ndarray, params: np.ndarray, agent_fns, is_bot: np.ndarray):
+        self.bot_ids, self.params, self.agent_fns, self.is_bot = bot_ids, params, agent_fns, is_bot
+        self.addresses = None if numba.config.DISABLE_JIT else agent_addresses(agent_fns)
+        self.error = np.zeros(3, dtype=np.int64)
+
+    def play(self, pub, hid, rules, deal_rng, agent_rng, action: int) -> int:
+        """:func:`play_turns` on one deal's arrays; see there for the return codes (``self.error`` on a bad bot)."""
+        if self.addresses is None:
+            return play_turns(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.agent_fns,
+                              self.is_bot, action, self.error)
+        return play_bots(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.addresses,
+                         self.is_bot, action, self.error)

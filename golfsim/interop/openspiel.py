@@ -48,7 +48,7 @@ import pyspiel
 from golfsim.cards import NUM_RANKS, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
 from golfsim.interop import observation
-from golfsim.interop.bot_loop import DECK_DTYPE, HID_DTYPE, ILLEGAL_BOT, PUB_DTYPE, play_bots
+from golfsim.interop.bot_loop import DECK_DTYPE, HID_DTYPE, ILLEGAL_BOT, PUB_DTYPE
 from golfsim.interop.table import Match
 from golfsim.rng import deal_state
 from golfsim.rules import (
@@ -412,8 +412,7 @@ class RolloutEvaluator:
                 m.hid[:] = state.hid
                 m.deal_rng[0] = np.uint64(self.rng.integers(2**63))
             m.agent_rng[:] = self.rng.integers(2**63, size=state.rules.players).astype(np.uint64)
-            code = play_bots(m.pub, m.hid, m.packed, m.deal_rng, m.agent_rng, m.bot_ids, m.params, m.addresses,
-                             m.is_bot, -1, m._error)
+            code = m.bot_table.play(m.pub, m.hid, m.packed, m.deal_rng, m.agent_rng, -1)
             if code == ILLEGAL_BOT:
                 raise RuntimeError("the rollout bot returned an illegal action")
             values -= state.totals + m.deal_scores()

@@ -27,8 +27,7 @@ from golfsim.interop.bot_loop import (
     ILLEGAL_BOT,
     ILLEGAL_OUTSIDE,
     PUB_DTYPE,
-    agent_addresses,
-    play_bots,
+    Bots,
 )
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
@@ -101,16 +100,14 @@ class Match:
         self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
         self.deal_rng = np.zeros(1, dtype=np.uint64)
         self.agent_rng = np.zeros(p, dtype=np.uint64)
-        self.is_bot = np.array([b is not None for b in self.bots], dtype=np.uint8)
+        is_bot = np.array([b is not None for b in self.bots], dtype=np.uint8)
         # seats without a bot get a placeholder the loop never calls
         placeholder = [b if b is not None else "random" for b in self.bots]
-        self.bot_ids, self.params, self.agent_fns = Table.make(placeholder, rules).kernel_arguments()
-        self.addresses = agent_addresses(self.agent_fns)
+        self.bot_table = Bots(*Table.make(placeholder, rules).kernel_arguments(), is_bot)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.totals = np.zeros(p, dtype=np.int64)
         self.hole_scores = np.zeros((rules.holes, p), dtype=np.int64)
         self._scores = np.zeros(p, dtype=np.int32)
-        self._error = np.zeros(3, dtype=np.int64)
         self.seed = 0
         self.game = 0
         self.hole = 0
@@ -206,12 +203,11 @@ class Match:
     def _run(self, action: int) -> np.ndarray | None:
         ended = None
         while True:
-            code = play_bots(self.pub, self.hid, self.packed, self.deal_rng, self.agent_rng, self.bot_ids,
-                             self.params, self.addresses, self.is_bot, action, self._error)
+            code = self.bot_table.play(self.pub, self.hid, self.packed, self.deal_rng, self.agent_rng, action)
             if code == ILLEGAL_OUTSIDE:
                 self._illegal(action)
             if code == ILLEGAL_BOT:
-                seat, bad, phase = (int(x) for x in self._error)
+                seat, bad, phase = (int(x) for x in self.bot_table.error)
                 raise IllegalActionError(
                     f"agent {self.bots[seat].label!r} (seat {seat}) returned action {bad} ({action_name(bad)}), "
                     f"not legal in the {PHASE_NAMES[phase]} phase"

@@ -1,5 +1,8 @@
 """The shared match: bots play inside one compiled call, exactly the games the batch simulator plays."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -68,3 +71,23 @@ def test_an_outside_illegal_action_changes_nothing():
 def test_a_plain_python_opponent_is_refused_with_the_reason():
     with pytest.raises(ValueError, match="'cautious' .* is a plain-Python agent"):
         Match(Rules(players=2), [None, "cautious"])
+
+
+def test_without_jit_the_same_loop_plays_the_same_games_in_plain_python():
+    script = (
+        "from golfsim.interop.table import Match\n"
+        "from golfsim.rules import Rules\n"
+        "m = Match(Rules(players=3, holes=2), [None, 'greedy', 'random'])\n"
+        "m.start(seed=7)\n"
+        "while not m.over:\n"
+        "    m.play(int(m.legal_mask().nonzero()[0][-1]))\n"
+        "print(m.totals.tolist())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert run.returncode == 0, run.stderr
+    match = Match(Rules(players=3, holes=2), [None, "greedy", "random"])
+    match.start(seed=7)
+    while not match.over:
+        match.play(int(match.legal_mask().nonzero()[0][-1]))
+    assert run.stdout.strip() == str(match.totals.tolist())
