@@ -2,10 +2,15 @@
 
 Importing this file registers the agent ``ismcts`` (parameters ``simulations``, ``uct_c``, ``rollouts``): OpenSpiel's
 ``ISMCTSBot`` searching the game ``python_golf``, its leaves valued by compiled ``greedy`` bots finishing the hole
-(:class:`golfsim.interop.openspiel.RolloutEvaluator`). It plays through the step API like any plain-Python agent::
+(:class:`golfsim.interop.openspiel.RolloutEvaluator`). It plays through the step API like any plain-Python agent
+(the batch simulator and ``golfsim tournament`` take compiled agents only)::
 
-    GOLFSIM_AGENT_MODULES=docs/examples/openspiel_ismcts_agent.py python -m ...   # or import this file
-    golfsim.env.play_game(["ismcts:simulations=50", "greedy"], Rules(players=2), seed=1)
+    from agents.plugins import load_module
+    from golfsim.env import play_game
+    from golfsim.rules import Rules
+
+    load_module("docs/examples/openspiel_ismcts_agent.py")
+    play_game(["ismcts:simulations=50", "greedy"], Rules(players=2, holes=1), seed=1)
 
 Run it as a script for a small duplicate-deal match against a built-in: every deal set is played twice, the bot in
 each seat, and the table shows mean points per hole with a 95% interval over the deal sets::
