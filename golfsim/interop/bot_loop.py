@@ -15,7 +15,6 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
 from numba.extending import intrinsic
 
 from agents.base import AGENT_SIGNATURE
@@ -23,6 +22,11 @@ from agents.dispatch import decide
 from golfsim.engine import apply_action, is_legal
 from golfsim.jit import leaf
 from golfsim.rules import CURRENT, DONE, MAX_PLAYERS, PHASE
+
+try:  # the helpers Numba's own unboxing uses; private, so a Numba without them gets the slower route below
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+except ImportError:  # pragma: no cover -- depends on the installed Numba
+    _get_jit_address = _get_wrapper_address = None
 
 OK, ILLEGAL_OUTSIDE, ILLEGAL_BOT = 0, 1, 2
 SLOTS = MAX_PLAYERS
@@ -102,6 +106,14 @@ def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, 
     return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
 
 
+@njit(cache=True, _nrt=False)
+def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
+                                error):
+    """:func:`play_turns` compiled with the function tuple as an argument: correct everywhere, but each call from
+    Python unboxes every function (0.2-0.4 ms). Used only if Numba lacks the address helpers."""
+    return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error)
+
+
 class Bots:
     """The bots of one table, ready to play: ``Table.make(...).kernel_arguments()`` plus which seats they hold.
 
@@ -110,13 +122,16 @@ class Bots:
 
     def __init__(self, bot_ids: np.ndarray, params: np.ndarray, agent_fns, is_bot: np.ndarray):
         self.bot_ids, self.params, self.agent_fns, self.is_bot = bot_ids, params, agent_fns, is_bot
-        self.addresses = None if numba.config.DISABLE_JIT else agent_addresses(agent_fns)
+        self.addresses = None
+        if not numba.config.DISABLE_JIT and _get_wrapper_address is not None:
+            self.addresses = agent_addresses(agent_fns)
         self.error = np.zeros(3, dtype=np.int64)
 
     def play(self, pub, hid, rules, deal_rng, agent_rng, action: int) -> int:
         """:func:`play_turns` on one deal's arrays; see there for the return codes (``self.error`` on a bad bot)."""
         if self.addresses is None:
-            return play_turns(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.agent_fns,
-                              self.is_bot, action, self.error)
+            loop = play_turns if numba.config.DISABLE_JIT else play_bots_passing_functions
+            return loop(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.agent_fns,
+                        self.is_bot, action, self.error)
         return play_bots(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.addresses,
                          self.is_bot, action, self.error)

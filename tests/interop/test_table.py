@@ -91,3 +91,18 @@ def test_without_jit_the_same_loop_plays_the_same_games_in_plain_python():
     while not match.over:
         match.play(int(match.legal_mask().nonzero()[0][-1]))
     assert run.stdout.strip() == str(match.totals.tolist())
+
+
+def test_the_fallback_route_passing_the_functions_plays_the_same_games():
+    """Without Numba's address helpers the loop takes the agent functions as an argument: slower, same games."""
+    rules = Rules(players=3, holes=2)
+    totals = []
+    for by_address in (True, False):
+        match = Match(rules, [None, "ev", "pair-builder"])
+        if not by_address:
+            match.bot_table.addresses = None
+        match.start(seed=4)
+        while not match.over:
+            match.play(int(np.flatnonzero(match.legal_mask())[0]))
+        totals.append(match.totals.tolist())
+    assert totals[0] == totals[1]
