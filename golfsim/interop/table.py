@@ -126,7 +126,7 @@ class Match:
         if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
             raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
         self.game = int(game)
-        self._deck = None if deck is None else np.asarray(deck, dtype=DECK_DTYPE)
+        self._deck = None if deck is None else self._check_deck(deck)
         self.totals[:] = 0
         self.hole_scores[:] = 0
         self.over = self.truncated = False
@@ -135,6 +135,16 @@ class Match:
         self._deal(0)
         self._started = True
         self._run(-1)
+
+    def _check_deck(self, deck) -> np.ndarray:
+        codes = np.asarray(deck)
+        if codes.ndim != 1 or not np.issubdtype(codes.dtype, np.integer) or len(codes) != self.rules.n_cards \
+                or codes.min() < 0 or codes.max() >= len(self.rules.card_counts()) \
+                or not np.array_equal(np.bincount(codes, minlength=len(self.rules.card_counts())),
+                                      self.rules.card_counts()):
+            raise ValueError(f"deck must be the {self.rules.n_cards} rank codes of the pack these rules use, "
+                             "top card first")
+        return codes.astype(DECK_DTYPE)
 
     def _deal(self, hole: int) -> None:
         self.hole = hole

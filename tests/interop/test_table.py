@@ -106,3 +106,9 @@ def test_the_fallback_route_passing_the_functions_plays_the_same_games():
             match.play(int(np.flatnonzero(match.legal_mask())[0]))
         totals.append(match.totals.tolist())
     assert totals[0] == totals[1]
+
+
+def test_a_deck_that_is_not_the_pack_is_refused():
+    match = Match(Rules(players=2))
+    with pytest.raises(ValueError, match="deck must be the 52 rank codes of the pack these rules use"):
+        match.start(seed=0, deck=[1] * 52)
