@@ -40,9 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
+    raise ImportError("golfsim.interop.gymnasium needs Gymnasium: pip install 'golfsim[rl]'") from err
 
 from golfsim.interop import observation
 from golfsim.interop.pettingzoo import check_render_mode, first_seed

@@ -43,7 +43,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
+    raise ImportError("golfsim.interop.openspiel needs OpenSpiel: pip install 'golfsim[rl]'") from err
 
 from golfsim.cards import NUM_RANKS, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask

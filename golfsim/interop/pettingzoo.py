@@ -54,9 +54,13 @@ Rendering
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
+    raise ImportError("golfsim.interop.pettingzoo needs PettingZoo: pip install 'golfsim[rl]'") from err
 
 from golfsim.interop import observation
 from golfsim.interop.table import Match, rules_from_options
