@@ -35,6 +35,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from experiments import source_fingerprint
 from experiments.common import RESULTS, ExperimentOutput, base_config
 from golfsim import stats
 from golfsim.interop import observation
@@ -311,9 +312,9 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
         "greedy in the same place on identical deals.",
         f"Training took {train_seconds:.0f} s on a shared, loaded machine.",
     ]
-    config = base_config(NAME, settings=asdict(settings), rules=rules.to_dict(), features=list(FEATURES),
-                         theta=policy.theta.round(4).tolist(), eval_seed=eval_seed, final_seed=final_seed,
-                         command="python -m experiments.learning")
+    config = base_config(NAME, sources=source_fingerprint(), settings=asdict(settings), rules=rules.to_dict(),
+                         features=list(FEATURES), theta=policy.theta.round(4).tolist(), eval_seed=eval_seed,
+                         final_seed=final_seed, command="python -m experiments.learning")
     return ExperimentOutput(NAME, table, config, {"figure": fig}, notes), curve
 
 
