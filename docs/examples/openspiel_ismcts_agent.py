@@ -28,7 +28,7 @@ from open_spiel.python.algorithms import ismcts
 from agents import Param, register_python_agent
 from golfsim import stats
 from golfsim.env import play_game
-from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy
+from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
 from golfsim.rules import Rules
 
 
@@ -41,9 +41,11 @@ def make_ismcts(params: dict):
         if rules not in policies:
             def make_bot(game):
                 evaluator = RolloutEvaluator(rules, "greedy", n_rollouts=int(params["rollouts"]), seed=0)
-                return ismcts.ISMCTSBot(game, evaluator, uct_c=params["uct_c"],
-                                        max_simulations=int(params["simulations"]),
-                                        random_state=np.random.RandomState(0))
+                bot = ismcts.ISMCTSBot(game, evaluator, uct_c=params["uct_c"],
+                                       max_simulations=int(params["simulations"]),
+                                       random_state=np.random.RandomState(0))
+                bot.set_resampler(seeded_resampler(0))  # reproducible: the same seed, the same decisions
+                return bot
 
             policies[rules] = openspiel_policy(make_bot, rules, seed=0)
         return policies[rules](observation)

@@ -427,6 +427,13 @@ class RolloutEvaluator:
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
+def seeded_resampler(seed: int) -> Callable:
+    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler`` drawing from a seeded stream, so the bot's search is
+    reproducible (by default ISMCTS resamples with ``pyspiel.UniformProbabilitySampler``, which is not seeded)."""
+    rng = np.random.default_rng(seed)
+    return lambda state, player: state.resample_from_infostate(player, rng.random)
+
+
 def openspiel_policy(make_bot: Callable, rules: Rules, seed: int = 0) -> Callable[[dict], int]:
     """A golfsim plain-Python agent that asks an OpenSpiel bot for every decision.
 

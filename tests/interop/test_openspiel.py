@@ -11,8 +11,10 @@ from open_spiel.python.algorithms import ismcts
 
 import golfsim.interop.openspiel  # noqa: F401 -- registers python_golf
 from golfsim.cards import rank_name
-from golfsim.env import play_game
-from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy
+from golfsim.engine import shuffled_deck
+from golfsim.env import GolfEnv, play_game
+from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
+from golfsim.rng import deal_state
 from golfsim.rules import DRAW_STOCK, HELD, STOCK_N, Rules
 
 
@@ -94,16 +96,61 @@ def test_resampling_keeps_the_information_state_and_redraws_the_hidden_cards():
     assert len(layouts) > 1
 
 
+def small_ismcts(rules, resampler_seed=3):
+    def make_bot(game):
+        bot = ismcts.ISMCTSBot(game, RolloutEvaluator(rules, "greedy", seed=1), uct_c=10.0, max_simulations=8,
+                               random_state=np.random.RandomState(1))
+        bot.set_resampler(seeded_resampler(resampler_seed))
+        return bot
+
+    return make_bot
+
+
 def test_an_ismcts_bot_sits_at_a_golfsim_table():
     rules = Rules(players=2, holes=1)
-
-    def make_bot(game):
-        return ismcts.ISMCTSBot(game, RolloutEvaluator(rules, "greedy", seed=1), uct_c=10.0, max_simulations=8,
-                                random_state=np.random.RandomState(1))
-
-    result = play_game([openspiel_policy(make_bot, rules, seed=1), "greedy"], rules, seed=4)
+    result = play_game([openspiel_policy(small_ismcts(rules), rules, seed=1), "greedy"], rules, seed=4)
     assert result["hole_scores"].shape == (1, 2)
     assert result["turns"][0] > 0
+
+
+def bridge_decisions(rules, decks, resampler_seeds):
+    """Play one deal per deck, seat 0 the ISMCTS bridge and seat 1 the first legal action, until seat 1's position
+    5 (deck card 11) shows or the stock reaches the swapped card; return seat 0's decisions in each."""
+    envs = [GolfEnv(rules) for _ in decks]
+    for env, deck in zip(envs, decks, strict=True):
+        env.reset(6, deck=deck)
+    bots = [openspiel_policy(small_ismcts(rules, s), rules, seed=2) for s in resampler_seeds]
+    decisions = [[] for _ in envs]
+    while not envs[0].done and envs[0].observe(0)["view"][1][5] < 0 and envs[0].observe(0)["stock_size"] > 20:
+        obs = [env.observe() for env in envs]
+        for o in obs[1:]:
+            np.testing.assert_array_equal(o["observation"], obs[0]["observation"])
+        if obs[0]["player"] == 0:
+            actions = [bot(o) for bot, o in zip(bots, obs, strict=True)]
+        else:
+            actions = [int(np.flatnonzero(obs[0]["action_mask"])[0])] * len(envs)
+        for env, action, record in zip(envs, actions, decisions, strict=True):
+            if obs[0]["player"] == 0:
+                record.append(action)
+            env.step(action)
+    return decisions
+
+
+def test_the_bridge_decides_from_what_its_seat_may_know_only():
+    """Two deals whose decks differ only in a card of the opponent's that stays face down and the bottom stock card:
+    the bot makes the same decisions in both as long as neither card has shown (and with a different search seed it
+    would not, so the comparison can fail)."""
+    rules = Rules(players=2, holes=1)
+    deck = list(shuffled_deck(rules.pack(), np.array([deal_state(6, 0, 0)], dtype=np.uint64)))
+    other = next(i for i in range(len(deck) - 1, 12, -1) if deck[i] != deck[11])
+    assert other > 40  # near the bottom of the stock: it stays there while the comparison runs
+    swapped = deck.copy()
+    swapped[11], swapped[other] = swapped[other], swapped[11]  # deck card 11 is seat 1's position 5
+    same_cards, other_cards = bridge_decisions(rules, [deck, swapped], [3, 3])
+    assert len(same_cards) >= 3
+    assert same_cards == other_cards
+    reseeded, _ = bridge_decisions(rules, [deck, deck], [4, 4])
+    assert reseeded != same_cards
 
 
 def test_bad_input_is_one_clear_error():
