@@ -45,6 +45,8 @@ from golfsim.rng import below, uniform
 
 MAX_PARAMS = 8
 USER_AGENT_BASE = 100
+BUILT_IN_AGENTS = ("random", "greedy", "ev", "pair-builder")
+"""The agents golfsim ships (``AgentSpec.built_in``); only random and greedy have a ``builtin_id``."""
 
 AGENT_SIGNATURE = types.int64(
     types.int32[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
@@ -91,6 +93,11 @@ class AgentSpec:
     function: object = None
     python: Callable | None = None
     variant_for: Callable | None = None
+
+    @property
+    def built_in(self) -> bool:
+        """True for the agents golfsim ships (:data:`BUILT_IN_AGENTS`), however they are dispatched."""
+        return self.name in BUILT_IN_AGENTS
 
     @property
     def compiled(self) -> bool:

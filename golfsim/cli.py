@@ -129,7 +129,7 @@ def list_agents():
         table.add_column(col)
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
-        kind = "built-in" if spec.builtin_id is not None else "compiled" if spec.function is not None else "python"
+        kind = "built-in" if spec.built_in else "compiled" if spec.function is not None else "python"
         params = "\n".join(f"{p.name}={p.default:g}: {p.doc}" for p in spec.params) or "-"
         table.add_row(name, kind, spec.description, params)
     out.print(table)
