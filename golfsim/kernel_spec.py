@@ -58,11 +58,17 @@ only by the drawer, who is the only one to act in HOLD), TURN, STOCK_N, DISCARD_
 in the one-last-turn circuit), END_REASON (0 running), RECYCLES, FIRST, HOLE, PLAYERS, OPEN_FIRST (position of the
 current player's first opening flip, else -1), LAST_ACTION (-1), UNSEEN_CARDS and UNSEEN_POINTS (how many cards
 nobody has seen and their point sum: running totals of ``unseen`` kept so that agents need not add it up). Then, at
-offsets from ``PubLayout``: ``totals[P]`` (game totals before this hole), ``view[P*6]`` (face-up ranks, HIDDEN for
-face-down), ``unseen[14]`` (how many of each rank nobody has seen face up: in face-down positions or in the
-never-seen part of the stock), ``stock_known[14]`` (composition of the stock cards that are known because they were
-recycled), ``discard[N]`` (bottom first). After the first recycle the whole stock is known cards, so a stock draw's
-distribution is ``stock_known`` then, else ``unseen``.
+offsets stored in the packed rules (``rules[R_OFF_TOTALS]``, ``rules[R_OFF_VIEW]``, ...): ``totals[P]`` (game totals
+before this hole), ``view[P*6]`` (face-up ranks, HIDDEN for face-down; player ``p``'s position ``k`` is at
+``rules[R_OFF_VIEW] + 6 * p + k``), ``unseen[14]`` (how many of each rank nobody has seen face up: in face-down
+positions or in the never-seen part of the stock), ``stock_known[14]`` (composition of the stock cards that are known
+because they were recycled), ``discard[N]`` (bottom first). After the first recycle the whole stock is known cards,
+so a stock draw's distribution is ``stock_known`` then, else ``unseen``. ``rules[R_PUB_SIZE]`` is the array's length.
+
+Packed rules (``rules``, int32, ``Rules.pack()``): the options at ``R_PLAYERS`` .. ``R_TURN_CAP`` (string options as
+the index of their name in ``OPENING_FLIPS``, ``DISCARD_AND_FLIP``, ``END_MODES``, ``TWOS_PAIR``), the ``pub`` and
+``hid`` offsets and sizes, each rank's points at ``R_POINTS + rank``, its copies in the pack at ``R_COUNTS + rank``,
+and the pack's point sum at ``R_DECK_POINTS``.
 
 Hidden state (``hid``, int16): ``layout[P*6]`` (true ranks), ``stock[N]`` with the top at ``STOCK_N - 1``, and a
 cursor: the stock is shuffled lazily, one Fisher-Yates step each time a card comes off the top, which draws the same
