@@ -75,7 +75,8 @@ def compiled_for_signature(function):
     if config.DISABLE_JIT or not hasattr(function, "py_func"):
         return function
     signatures = function.signatures
-    if len(signatures) == 1 and tuple(signatures[0]) == tuple(AGENT_SIGNATURE.args) and not function._can_compile:
+    compiles_more = getattr(function, "_can_compile", True)  # False once compiled for explicit signatures only
+    if len(signatures) == 1 and tuple(signatures[0]) == tuple(AGENT_SIGNATURE.args) and not compiles_more:
         return function
     if function not in _entries:
         use_keyed_cache()
