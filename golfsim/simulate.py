@@ -345,8 +345,9 @@ def assemble(table: Table, seed: int, batches: list[Batch]) -> SimulationResult:
         "win_share": shares.reshape(-1),
     })
     flat = hole_scores.transpose(0, 2, 1).reshape(n * players, holes)
-    for h in range(holes):
-        player_frame[f"hole_{h + 1}"] = flat[:, h]
+    # all hole columns at once: one column at a time fragments the frame (pandas warns from about 100 holes)
+    hole_columns = pd.DataFrame({f"hole_{h + 1}": flat[:, h] for h in range(holes)}, index=player_frame.index)
+    player_frame = pd.concat([player_frame, hole_columns], axis=1)
     deal_frame = pd.DataFrame({
         "game": np.repeat(game_ids, holes),
         "hole": np.tile(np.arange(holes), n),
