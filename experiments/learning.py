@@ -40,7 +40,8 @@ from experiments.common import RESULTS, ExperimentOutput, base_config
 from golfsim import stats
 from golfsim.interop import observation
 from golfsim.interop.gymnasium import GolfSoloEnv
-from golfsim.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN, Rules
+from golfsim.kernel_spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
+from golfsim.rules import Rules
 from golfsim.simulate import simulate
 
 NAME = "learning"

@@ -21,7 +21,7 @@ from agents.base import AGENT_SIGNATURE
 from agents.dispatch import decide
 from golfsim.engine import apply_action, is_legal
 from golfsim.jit import leaf
-from golfsim.rules import CURRENT, DONE, MAX_PLAYERS, PHASE
+from golfsim.kernel_spec import CURRENT, DONE, HID_DTYPE, MAX_PLAYERS, PHASE
 
 try:  # the helpers Numba's own unboxing uses; private, so a Numba without them gets the slower route below
     from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
@@ -51,10 +51,8 @@ def _agent_function(typingctx, c_address, jit_address):
     return sig, codegen
 
 
-PUB_DTYPE = np.dtype(str(AGENT_SIGNATURE.args[0].dtype))
-"""The public state's integer type, as the agents are compiled for it."""
-HID_DTYPE = np.int16
-DECK_DTYPE = np.int16
+DECK_DTYPE = HID_DTYPE
+"""Element type of a scripted deck (rank codes, top card first), as ``engine.deal_from_deck`` takes it."""
 
 
 def agent_addresses(agent_fns) -> np.ndarray:

@@ -17,7 +17,7 @@ opponent decision until it is your turn again or the game is over, so one ``step
 
 Actions
     ``Discrete(27)``, the engine's action ids (table in :mod:`golfsim.interop.pettingzoo` and
-    :mod:`golfsim.rules`). An action the mask does not allow raises a ``ValueError`` naming the legal ones, so
+    :mod:`golfsim.kernel_spec`). An action the mask does not allow raises a ``ValueError`` naming the legal ones, so
     ``env.action_space.sample()`` draws among the legal actions of the current decision (pass ``mask`` to choose
     another set), which is what generic tools such as ``check_env`` expect of a random action.
 Observations
@@ -51,7 +51,7 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
 from golfsim.interop import observation
 from golfsim.interop.pettingzoo import check_render_mode, first_seed
 from golfsim.interop.table import Match, rules_from_options
-from golfsim.rules import NUM_ACTIONS
+from golfsim.kernel_spec import NUM_ACTIONS
 
 ENV_ID = "golfsim/Golf-v0"
 

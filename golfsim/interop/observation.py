@@ -40,7 +40,7 @@ import numpy as np
 
 from golfsim.cards import NUM_RANKS, rank_name
 from golfsim.jit import hot
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DISCARD_N,
     ENDER,
@@ -58,8 +58,8 @@ from golfsim.rules import (
     RECYCLES,
     STOCK_N,
     TURN,
-    Rules,
 )
+from golfsim.rules import Rules
 
 PHASES = 4
 HELD_AT = 4

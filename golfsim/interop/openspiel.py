@@ -52,19 +52,20 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
 from golfsim.cards import NUM_RANKS, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
 from golfsim.interop import observation
-from golfsim.interop.bot_loop import DECK_DTYPE, HID_DTYPE, ILLEGAL_BOT, PUB_DTYPE
+from golfsim.interop.bot_loop import DECK_DTYPE, ILLEGAL_BOT
 from golfsim.interop.table import Match
-from golfsim.rng import deal_state
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DONE,
     END_REASON,
     HELD,
+    HID_DTYPE,
     HOLD,
     HOLE,
     NUM_ACTIONS,
     PHASE,
     PLAYERS,
+    PUB_DTYPE,
     R_HID_SIZE,
     R_HID_STOCK,
     R_NCARDS,
@@ -77,9 +78,10 @@ from golfsim.rules import (
     STOCK_N,
     TRUNCATED,
     TURN,
-    Rules,
     action_name,
 )
+from golfsim.rng import deal_state
+from golfsim.rules import Rules
 
 GAME_NAME = "python_golf"
 _RULE_PARAMETERS = {

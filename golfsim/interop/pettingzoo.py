@@ -18,7 +18,7 @@ Agents
     opened by seat ``h % P``, and a turn may take two decisions (draw, then place or throw; a throw may be followed
     by a flip).
 Actions
-    ``Discrete(27)``, the engine's action ids (:mod:`golfsim.rules`):
+    ``Discrete(27)``, the engine's action ids (:mod:`golfsim.kernel_spec`):
 
     =======  ===============================================================================
     0..5     take the top discard and put it at position k (the old card goes on the discard)
@@ -64,7 +64,7 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
 
 from golfsim.interop import observation
 from golfsim.interop.table import Match, rules_from_options
-from golfsim.rules import NUM_ACTIONS
+from golfsim.kernel_spec import NUM_ACTIONS
 
 RENDER_MODES = ("ansi",)
 

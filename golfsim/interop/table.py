@@ -21,33 +21,28 @@ from golfsim.cards import format_layout, rank_name
 from golfsim.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
 from golfsim.errors import IllegalActionError
 from golfsim.interop import observation
-from golfsim.interop.bot_loop import (
-    DECK_DTYPE,
-    HID_DTYPE,
-    ILLEGAL_BOT,
-    ILLEGAL_OUTSIDE,
-    PUB_DTYPE,
-    Bots,
-)
-from golfsim.rng import agent_state, check_seed, deal_state
-from golfsim.rules import (
+from golfsim.interop.bot_loop import DECK_DTYPE, ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
+from golfsim.kernel_spec import (
     CURRENT,
     DONE,
     END_REASON,
     HELD,
+    HID_DTYPE,
     HOLD,
     NUM_ACTIONS,
     PHASE,
     PHASE_NAMES,
+    PUB_DTYPE,
     R_HID_SIZE,
     R_OFF_VIEW,
     R_PUB_SIZE,
     STOCK_N,
     TRUNCATED,
     TURN,
-    Rules,
     action_name,
 )
+from golfsim.rng import agent_state, check_seed, deal_state
+from golfsim.rules import Rules
 from golfsim.simulate import Table
 
 

@@ -15,8 +15,9 @@ import golfsim.interop.openspiel  # noqa: F401 -- registers python_golf
 from golfsim.engine import shuffled_deck, stock_order
 from golfsim.env import GolfEnv
 from golfsim.interop.pettingzoo import raw_env
+from golfsim.kernel_spec import DISCARD_N, R_OFF_DISCARD, STOCK_N
 from golfsim.rng import deal_state
-from golfsim.rules import DISCARD_N, R_OFF_DISCARD, STOCK_N, Rules
+from golfsim.rules import Rules
 
 CASES = [
     ({"players": 2}, 3),

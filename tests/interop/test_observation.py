@@ -6,8 +6,9 @@ import pytest
 from golfsim.engine import shuffled_deck
 from golfsim.interop import observation
 from golfsim.interop.table import Match
+from golfsim.kernel_spec import DRAW_STOCK, HOLD, PHASE
 from golfsim.rng import deal_state
-from golfsim.rules import DRAW_STOCK, HOLD, PHASE, Rules
+from golfsim.rules import Rules
 
 
 def deck(rules, seed):

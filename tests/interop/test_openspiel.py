@@ -14,8 +14,9 @@ from golfsim.cards import rank_name
 from golfsim.engine import shuffled_deck
 from golfsim.env import GolfEnv, play_game
 from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
+from golfsim.kernel_spec import DRAW_STOCK, HELD, STOCK_N
 from golfsim.rng import deal_state
-from golfsim.rules import DRAW_STOCK, HELD, STOCK_N, Rules
+from golfsim.rules import Rules
 
 
 @pytest.mark.parametrize(
