@@ -164,7 +164,14 @@ def register_python_agent(name: str, description: str, factory: Callable, params
     return register(AgentSpec(name, description, tuple(params), python=factory))
 
 
+def _load_user_agents() -> None:
+    from agents.plugins import ensure_loaded  # here, not at import: user modules may import golfsim themselves
+
+    ensure_loaded()
+
+
 def available() -> str:
+    _load_user_agents()
     return ", ".join(sorted(REGISTRY))
 
 
@@ -183,6 +190,7 @@ def parse_agent(text) -> AgentChoice:
         raise ValueError(f"an agent is a name like 'greedy' or 'pair-builder:keep_threshold=8'; got {text!r}")
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
+    _load_user_agents()
     spec = REGISTRY.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.errors import IllegalActionError
+from golfsim.errors import AgentError, IllegalActionError
 from golfsim.rules import Rules
 
 app = typer.Typer(
@@ -55,10 +55,32 @@ def clear_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (ValueError, IllegalActionError) as e:
+        except (ValueError, IllegalActionError, AgentError) as e:
             fail(str(e))
 
     return wrapper
+
+
+def check_out_dir(path: Path, option: str = "--out") -> None:
+    """Refuse, before any work, an output directory that is an existing file or cannot be written.
+
+    A directory that does not exist yet is probed at its nearest existing parent (a temporary file is created and
+    removed there), so a read-only place is caught even for a user whom permission bits do not stop.
+    """
+    import tempfile
+
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is an existing file; give a directory")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{option} {str(path)!r} cannot be made: {str(probe)!r} is a file, not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as e:
+        raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
 
 
 # ---------------------------------------------------------------- shared rule flags
@@ -245,6 +267,8 @@ def tournament(
 
     rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
                        twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    if out_dir is not None:
+        check_out_dir(out_dir)
     result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
                             seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
                             progress=not quiet)
