@@ -210,3 +210,20 @@ def parse_agent(text) -> AgentChoice:
                 raise ValueError(f"agent {name!r}: parameter {key} must be finite, got {val.strip()!r}")
             values[key] = number
     return AgentChoice(spec, tuple(values[p.name] for p in spec.params))
+
+
+def split_agents(text: str) -> list[str]:
+    """Split a comma-separated list of agents, keeping each agent's own ``param=value`` list together.
+
+    ``"greedy:blind_swap=1,take_gain=2,random"`` gives ``["greedy:blind_swap=1,take_gain=2", "random"]``: a piece
+    with ``=`` but no ``:`` continues the previous agent's parameters.
+    """
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out

@@ -142,19 +142,42 @@ def score(
 
 # ---------------------------------------------------------------- agents
 @app.command("agents")
-def list_agents():
-    """List the registered agents, their parameters and defaults."""
-    from agents import REGISTRY
+@clear_errors
+def list_agents(
+    format: Annotated[Format, typer.Option(
+        "--format", help="table (default), json (one document) or csv (one row per agent parameter).")] = Format.table,
+):
+    """List the registered agents, their parameters and defaults (user agents included)."""
+    from agents.base import REGISTRY, available
 
-    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
-    for col in ("agent", "kind", "description", "parameters (default)"):
-        table.add_column(col)
+    available()  # loads the user agents named by GOLFSIM_AGENT_MODULES and entry points
+    rows = []
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
         kind = "built-in" if spec.builtin_id is not None else "compiled" if spec.function is not None else "python"
-        params = "\n".join(f"{p.name}={p.default:g}: {p.doc}" for p in spec.params) or "-"
-        table.add_row(name, kind, spec.description, params)
-    out.print(table)
+        rows.append({"agent": name, "kind": kind, "description": spec.description,
+                     "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
+    if format is Format.json:
+        print(json.dumps(rows))
+        return
+    if format is Format.csv:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["agent", "kind", "description", "parameter", "default", "parameter_doc"])
+        for row in rows:
+            for p in row["parameters"] or [{"name": "", "default": "", "doc": ""}]:
+                writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
+                                 f"{p['default']:g}" if p["name"] else "", p["doc"]])
+        return
+    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
+    for col in ("agent", "kind", "description", "parameters (default)"):
+        table.add_column(col, no_wrap=col != "parameters (default)")
+    for row in rows:
+        params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
+        table.add_row(row["agent"], row["kind"], row["description"], params)
+    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns; a terminal keeps its width.
+    (out if out.is_terminal else Console(width=200)).print(table)
 
 
 # ---------------------------------------------------------------- bench
