@@ -1,6 +1,6 @@
 """The rules of six-card Golf as golfsim plays them: options, card codes, actions, state and observation.
 
-This docstring is the engine's specification. ``../shared/RULES.md`` is the contract it implements.
+This docstring is the engine's specification. ``docs/RULES.md`` is the rules document it implements.
 
 Card codes
 ----------
