@@ -329,25 +329,34 @@ def experiment(
              "results/.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals; the same seed reproduces every table exactly.")] = 0,
     out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: the repository's results/).")] = None,
+        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: ./results, under the current "
+                      "directory).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace OUT/NAME even when it holds a result of another size or seed.")] = False,
 ):
-    """Run an experiment and write table.csv, table.md, figure PNGs and config.json to results/NAME/.
+    """Run an experiment and write table.csv, table.md, figure PNGs and config.json to ./results/NAME/.
 
     'golfsim experiment all' regenerates every committed result (not benchmarks, which depend on the hardware).
+    A directory holding a result is replaced only by the same request (experiment, --games, --seed), which
+    reproduces it; another size or seed is refused before the run unless --overwrite, so a trial run with
+    --games cannot silently replace the committed results.
     """
     import inspect
     import time
 
     import experiments
-    from experiments.common import RESULTS
+    from experiments.common import check_target, default_root, request
 
     key = name.strip().lower()
     chosen = list(experiments.ALL) if key == "all" else [key]
     modules = [experiments.load(n) for n in chosen]
     if games is not None and games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {games}")
-    root = Path(out_dir) if out_dir is not None else RESULTS
+    root = Path(out_dir) if out_dir is not None else default_root()
+    check_out_dir(root)
+    for module in modules:
+        check_target(root / module.NAME, request(module.NAME, games, seed), overwrite)
     for module in modules:
         accepted = inspect.signature(module.run).parameters
         kwargs = {"seed": seed}
