@@ -60,6 +60,26 @@ def load(name: str) -> ModuleType:
     return import_module(REGISTRY[key])
 
 
+def source_fingerprint() -> dict[str, str]:
+    """SHA-256 (first 16 hex digits) of the files in ``agents/`` and ``golfsim/``.
+
+    Superseded by :func:`experiments.fingerprint.behaviour_fingerprint`, which every committed ``config.json``
+    records: a hash of source files changes with any edit, while the results stay valid. Kept so that code written
+    against it still runs.
+    """
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = {}
+    for folder in ("agents", "golfsim"):
+        digest = hashlib.sha256()
+        for path in sorted((root / folder).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        out[folder] = digest.hexdigest()[:16]
+    return out
+
+
 def figure_png(fig, dpi: int = 100):
     """A matplotlib figure as an ``IPython.display.Image`` (PNG), whatever the notebook's matplotlib backend."""
     import io

@@ -142,20 +142,24 @@ def markdown_table(table: pd.DataFrame, notes=()) -> str:
     return text
 
 
-def base_config(name: str, *, games: int | None, seed: int, **extra) -> dict:
-    """Provenance shared by every experiment's ``config.json``; ``games`` and ``seed`` as passed to ``run``."""
+def base_config(name: str, *, games: int | None = None, seed: int | None = None, **extra) -> dict:
+    """Provenance shared by every experiment's ``config.json``; ``games`` and ``seed`` as passed to ``run``.
+
+    With ``seed`` given the config records the request (:func:`request`) and the command that reproduces it.
+    """
+    recorded = {} if seed is None else {"request": request(name, games, seed)}
     command = f"golfsim experiment {name}" + (f" --games {games}" if games is not None else "") \
-        + (f" --seed {seed}" if seed != 0 else "")
+        + (f" --seed {seed}" if seed else "")
     return {
         "experiment": name,
-        "request": request(name, games, seed),
+        **recorded,
         "golfsim_version": golfsim.__version__,
         "numba_version": numba.__version__,
         "numpy_version": np.__version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "command": command,
-        "seed": seed,
+        **({} if seed is None else {"seed": seed}),
         **extra,
     }
 
