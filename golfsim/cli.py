@@ -154,7 +154,8 @@ def list_agents(
     rows = []
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
-        kind = "built-in" if spec.builtin_id is not None else "compiled" if spec.function is not None else "python"
+        built_in = getattr(spec, "built_in", spec.builtin_id is not None)  # AgentSpec.built_in where it exists
+        kind = "built-in" if built_in else "compiled" if spec.function is not None else "python"
         rows.append({"agent": name, "kind": kind, "description": spec.description,
                      "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
     if format is Format.json:
