@@ -26,14 +26,13 @@ from golfsim.rules import (
     FIRST,
     NUM_ACTIONS,
     PHASE,
-    R_HID_SIZE,
     R_OFF_STOCK_KNOWN,
     R_OFF_VIEW,
-    R_PUB_SIZE,
     RECYCLES,
     STOCK_N,
     Rules,
 )
+from golfsim.simulate import work_arrays
 from tests.unseen_cards import permute_at, unseen_deck_indices
 
 BUILT_IN = ("random", "greedy", "ev", "pair-builder")
@@ -66,12 +65,10 @@ def play(rules: Rules, deck, hole: int, game: int, stop: int | None = None) -> l
     """Play one deal from ``deck`` with a mixed table of built-ins; the steps up to decision ``stop`` (or all)."""
     packed = rules.pack()
     players = rules.players
-    pub = np.zeros(int(packed[R_PUB_SIZE]), dtype=np.int16)
-    hid = np.zeros(int(packed[R_HID_SIZE]), dtype=np.int16)
-    deal_rng = np.array([deal_state(SEED, game, hole)], dtype=np.uint64)  # shuffles recycled stock
-    deal_from_deck(pub, hid, packed, deal_rng, np.asarray(deck, dtype=np.int16), hole, hole % players,
-                   np.zeros(players, dtype=np.int32))
-    agent_rng = np.array([agent_state(SEED, game, p) for p in range(players)], dtype=np.uint64)
+    pub, hid, deal_rng, agent_rng, totals, _ = work_arrays(packed)  # the arrays the batch kernel plays on
+    deal_rng[0] = deal_state(SEED, game, hole)  # shuffles recycled stock
+    deal_from_deck(pub, hid, packed, deal_rng, np.asarray(deck, dtype=hid.dtype), hole, hole % players, totals)
+    agent_rng[:] = [agent_state(SEED, game, p) for p in range(players)]
     seats = [BUILT_IN[(p + game) % len(BUILT_IN)] for p in range(players)]
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     steps = []

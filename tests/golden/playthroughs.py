@@ -32,13 +32,11 @@ from golfsim.rules import (
     HELD,
     NUM_ACTIONS,
     PHASE,
-    R_HID_SIZE,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
     R_OFF_TOTALS,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
-    R_PUB_SIZE,
     RECYCLES,
     STOCK_N,
     TURN,
@@ -46,6 +44,7 @@ from golfsim.rules import (
     UNSEEN_POINTS,
     Rules,
 )
+from golfsim.simulate import simulate, work_arrays
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REGENERATE = "python -m tests.golden --regenerate"
@@ -179,12 +178,8 @@ def play_case(case: Case) -> str:
     players = rules.players
     read = _Reader(packed, players)
     choices = [parse_agent(a) for a in case.agents]
-    pub = np.zeros(int(packed[R_PUB_SIZE]), dtype=np.int16)
-    hid = np.zeros(int(packed[R_HID_SIZE]), dtype=np.int16)
-    deal_rng = np.zeros(1, dtype=np.uint64)
-    agent_rng = np.array([agent_state(case.seed, case.game, p) for p in range(players)], dtype=np.uint64)
-    totals = np.zeros(players, dtype=np.int32)
-    scores = np.zeros(players, dtype=np.int32)
+    pub, hid, deal_rng, agent_rng, totals, scores = work_arrays(packed)  # as the batch kernel allocates them
+    agent_rng[:] = [agent_state(case.seed, case.game, p) for p in range(players)]
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     lines = [
         f"# golden playthrough '{case.name}': regenerate only on purpose with `{REGENERATE}`",
@@ -252,8 +247,6 @@ BATCH_FILE = GOLDEN_DIR / "batch.txt"
 def batch_summary() -> str:
     """Summary numbers of every batch case: per seat the sum of totals and wins, per run the end reasons and turns,
     and the first games' totals."""
-    from golfsim.simulate import simulate
-
     lines = [f"# golden batch runs: regenerate only on purpose with `{REGENERATE}`"]
     for case in BATCH_CASES:
         result = simulate(list(case.agents), case.rules, games=case.games, seed=case.seed)
