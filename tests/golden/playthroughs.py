@@ -1,4 +1,4 @@
-"""Golden playthroughs: seeded games written out action by action, and a few seeded batch runs summarised.
+"""Golden playthroughs: seeded games written out action by action, a few seeded batch runs and a tournament summarised.
 
 Each case is a short game played exactly as the batch simulator plays game ``game`` under ``seed`` (deal stream per
 hole, one agent stream per seat running on through the holes, totals carried into the next hole), but one decision
@@ -45,6 +45,7 @@ from golfsim.rules import (
     Rules,
 )
 from golfsim.simulate import simulate, work_arrays
+from golfsim.tournament import run_tournament
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REGENERATE = "python -m tests.golden --regenerate"
@@ -243,10 +244,14 @@ BATCH_CASES = (
 )
 BATCH_FILE = GOLDEN_DIR / "batch.txt"
 
+# a round robin at three seats (every table, every seat order, its own agent seeds) pins the tournament's schedule
+TOURNAMENT = {"agents": ["ev", "greedy", "pair-builder", "random"], "rules": Rules(players=3, holes=1),
+              "games": 30, "seed": 9}
+
 
 def batch_summary() -> str:
-    """Summary numbers of every batch case: per seat the sum of totals and wins, per run the end reasons and turns,
-    and the first games' totals."""
+    """Summary numbers of every batch case (per seat the sum of totals and wins, per run the end reasons and turns,
+    the first games' totals) and the standings of a small tournament."""
     lines = [f"# golden batch runs: regenerate only on purpose with `{REGENERATE}`"]
     for case in BATCH_CASES:
         result = simulate(list(case.agents), case.rules, games=case.games, seed=case.seed)
@@ -266,6 +271,12 @@ def batch_summary() -> str:
             f"went out by seat: {' '.join(str(int(n)) for n in went_out[1:])}, nobody {int(went_out[0])}",
         ]
         lines += [f"game {g} totals: {' '.join(str(int(t)) for t in totals[g])}" for g in range(3)]
+    result = run_tournament(**TOURNAMENT)
+    lines += ["", f"== tournament: {', '.join(TOURNAMENT['agents'])}; {TOURNAMENT['rules'].describe()}; "
+                  f"{TOURNAMENT['games']} deal sets, seed {TOURNAMENT['seed']}: {result.games_played} games"]
+    for row in result.standings.itertuples():
+        lines.append(f"{row.rank}. {row.agent}: {row.games} games, mean score {row.mean_score:.4f}, "
+                     f"win rate {row.win_rate:.4f}, went out {row.went_out_rate:.4f}, turns {row.mean_turns:.4f}")
     return "\n".join(lines) + "\n"
 
 
