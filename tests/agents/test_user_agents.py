@@ -1,4 +1,5 @@
-"""User agents: the documented examples in docs/examples play matches against the built-ins."""
+"""User agents: the documented examples in docs/examples play matches against the built-ins, and the engine plays
+exactly what they decide (checked against the examples' documented rules and the reference engine)."""
 
 from pathlib import Path
 
@@ -33,12 +34,6 @@ def test_compiled_user_agent_plays_at_full_speed_in_the_batch_simulator():
     rnd = simulate(["random", "random"], Rules(), games=2000, seed=3).players
     diff = paired_difference(low, rnd[rnd.seat == 0]["total"].to_numpy())
     assert diff["high"] < 0
-
-
-def test_compiled_user_agent_parameters_change_its_play():
-    strict = simulate(["lowball:margin=5", "greedy"], Rules(), games=300, seed=1).players
-    loose = simulate(["lowball", "greedy"], Rules(), games=300, seed=1).players
-    assert not np.array_equal(strict["total"], loose["total"])
 
 
 def lowball_as_documented(margin: float):
