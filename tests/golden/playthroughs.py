@@ -207,6 +207,9 @@ def play_case(case: Case) -> str:
             step += 1
             lines.append(f"{step:>4} p{p} {PHASE_WORD[int(before[PHASE])]:<5} #{action:<2} "
                          f"{_describe(action, before, pub, read, p)}")
+            if pub[RECYCLES] > before[RECYCLES]:
+                lines.append(f"     recycle: the {int(pub[STOCK_N])} cards under the top discard are shuffled into "
+                             f"a new stock")
             if pub[PHASE] != DONE:
                 lines += read.state(pub)
         deal_scores(hid, packed, scores)
