@@ -34,7 +34,8 @@ def unseen_at(observation: dict, first: int, rules: Rules) -> list[int]:
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=4, jokers="minus2", end="one_last_turn"),
-                                   Rules(players=8, decks=1, reveal_instead_of_draw=True)])
+                                   Rules(players=8, decks=1, reveal_instead_of_draw=True)],
+                         ids=["default", "4p-minus2-last-turn", "8p-one-deck-reveal"])
 def test_deals_differing_only_in_unseen_cards_give_every_player_the_same_observations(rules):
     # at a decision, shuffle the cards nobody has seen yet among their places in the deck: replayed with the same
     # choices, the other deck must give every player the same observation at every step up to that decision
