@@ -1,8 +1,11 @@
 """The command line: scorer, agent list, benchmark and cache, through typer's CliRunner."""
 
 import json
+import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -11,6 +14,7 @@ from worked_examples import WORKED_EXAMPLES
 from golfsim.cli import app
 
 runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 FLAG = {"twos_pair": "--twos-pair", "four_of_a_kind_bonus": "--four-of-a-kind-bonus", "jokers": "--jokers"}
 
@@ -19,19 +23,58 @@ def flags(options: dict) -> list[str]:
     return [part for key, value in options.items() for part in (FLAG[key], str(value))]
 
 
+# RULES.md's worked examples with the column-by-column reasons its "why" column gives: (column points, bonus)
+WORKED_COLUMNS = {
+    "8 K 2 / 8 Q 3": ([0, 10, 1], 0),  # 8/8 pair 0, K/Q 10, 2/3 1
+    "2 2 2 / K K K": ([-2, -2, -2], 0),  # three unmatched twos over kings
+    "2 5 7 / 2 5 7": ([0, 0, 0], 0),  # three pairs, the twos pair is 0
+    "5 K 2 / 5 9 2": ([0, 9, 0], 0),  # fives pair 0, K+9 = 9, twos pair 0
+    "Q J A / 3 7 Q": ([13, 17, 11], 0),  # no pairs
+    "J 4 4 / Q 6 9": ([20, 10, 13], 0),  # J/Q do not cancel; the fours in a row do not cancel
+    "2 K 9 / K 2 9": ([-2, -2, 0], 0),  # 2+K, K+2, 9/9 pair 0
+    "2 2 6 / 2 3 6": ([-4, 1, 0], 0),  # twos_pair=keep_negative: twos pair -4, 2+3 = 1, sixes 0
+    "7 7 A / 7 7 A": ([0, 0, 0], -10),  # two columns of sevens: the bonus once
+    "X 2 5 / X 3 5": ([0, 5, 0], 0),  # jokers=minus2: jokers pair 0, twos are +2
+    "X 2 5 / 4 3 9": ([2, 5, 14], 0),  # jokers=minus2: joker -2 + 4, 2+3, 5+9
+}
+
+
 @pytest.mark.parametrize(("layout", "options", "expected"), WORKED_EXAMPLES)
-def test_score_reproduces_worked_examples_as_json(layout, options, expected):
+def test_score_reproduces_worked_examples_column_by_column_as_json(layout, options, expected):
     result = runner.invoke(app, ["score", layout, *flags(options), "--format", "json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["score"] == expected
-    assert [c["column"] for c in doc["columns"]] == [0, 1, 2]
+    columns, bonus = WORKED_COLUMNS[layout]
+    assert doc["score"] == expected == sum(columns) + bonus
+    assert [c["points"] for c in doc["columns"]] == columns
+    assert doc["bonus"] == bonus
+    top, bottom = layout.split(" / ")
+    assert [(c["column"], c["top"], c["bottom"]) for c in doc["columns"]] == list(
+        zip(range(3), top.split(), bottom.split(), strict=True))
 
 
-def test_score_table_shows_columns_and_total():
-    result = runner.invoke(app, ["score", "8 K 2 / 8 Q 3"])
-    assert result.exit_code == 0
-    assert "pair of 8 scores 0" in result.stdout and "11" in result.stdout
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of each body line of a rich table (lines drawn with the light vertical bar)."""
+    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in text.splitlines()
+            if line.startswith("│")]
+
+
+def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """``golfsim ARGS`` as a person runs it, in a wide terminal so that table rows stay on one line."""
+    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, check=False,
+                          env={**os.environ, "COLUMNS": "250", **env})
+
+
+def test_score_table_shows_each_column_and_the_total():
+    done = run_cli("score", "7 7 A / 7 7 A", "--four-of-a-kind-bonus", "-10")
+    assert done.returncode == 0, done.stderr
+    assert table_rows(done.stdout) == [
+        ["1", "7", "7", "0", "pair of 7 scores 0"],
+        ["2", "7", "7", "0", "pair of 7 scores 0"],
+        ["3", "A", "A", "0", "pair of A scores 0"],
+        ["", "", "", "-10", "four-of-a-kind bonus"],
+        ["", "", "", "-10", "score"],
+    ]
 
 
 @pytest.mark.parametrize(
@@ -76,9 +119,40 @@ def test_bench_games_reports_games_per_second():
     assert doc["games"] == 200 and doc["deals"] == 1800 and doc["games_per_second"] > 0
 
 
-def test_agents_lists_the_registry():
-    result = runner.invoke(app, ["agents"])
-    assert result.exit_code == 0 and "random" in result.stdout
+def listed_agents(text: str) -> dict[str, tuple[str, dict[str, float]]]:
+    """``golfsim agents``' table as {agent: (kind, {parameter: default})}; a row's cells may continue on the lines
+    below it, with the agent cell empty."""
+    rows: dict[str, list] = {}
+    name = None
+    for agent, kind, _description, parameters in table_rows(text):
+        if agent:
+            name = agent
+            rows[name] = [kind, ""]
+        rows[name][1] += " " + parameters
+    return {agent: (kind, {p: float(v) for p, v in re.findall(r"(?:^|\s)(\w+)=(-?[\d.]+):", params)})
+            for agent, (kind, params) in rows.items()}
+
+
+def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
+    done = run_cli("agents")
+    assert done.returncode == 0, done.stderr
+    listed = listed_agents(done.stdout)
+    assert sorted(listed) == ["ev", "greedy", "pair-builder", "random"]
+    assert {kind for kind, _ in listed.values()} == {"built-in"}
+    # README, "Bots": each strategy tip is a parameter of a built-in agent
+    assert {"count_out", "watch_discard"} <= set(listed["ev"][1])
+    assert {"blind_swap", "take_gain"} <= set(listed["greedy"][1])
+    assert {"pairs_first", "keep_threshold", "lone_two"} <= set(listed["pair-builder"][1])
+    assert listed["pair-builder"][1]["keep_threshold"] == 6  # "6 by default"
+    assert listed["random"][1] == {}
+
+
+def test_agents_lists_a_user_agent_loaded_from_a_file():
+    done = run_cli("agents", GOLFSIM_AGENT_MODULES=str(EXAMPLES / "lowball_agent.py"))
+    assert done.returncode == 0, done.stderr
+    listed = listed_agents(done.stdout)
+    assert listed["lowball"] == ("compiled", {"margin": 0.0})
+    assert listed["greedy"][0] == "built-in"
 
 
 def test_python_dash_m_golfsim_runs_the_cli():

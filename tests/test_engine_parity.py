@@ -37,6 +37,7 @@ RULE_OPTIONS = {
 }
 PLAYER_COUNTS = [2, 3, 4, 5, 8, 12]
 DEALS_PER_CONFIG = 1500
+QUICK_DEALS = 30  # per rule option or player count in the quick tests that `pytest -m "not slow"` runs
 
 
 def hoard(env: GolfEnv, legal: list[int], chooser: random.Random) -> int:
@@ -74,6 +75,7 @@ def play_both(rules: Rules, seed: int, game: int, hoarder: bool) -> dict:
     return env.snapshot()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULE_OPTIONS))
 def test_every_rule_option_matches_reference(name):
     rules = RULE_OPTIONS[name]
@@ -84,8 +86,22 @@ def test_every_rule_option_matches_reference(name):
         assert all(f["turn"] <= rules.turn_cap for f in finals)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_every_player_count_matches_reference(players):
     rules = Rules(players=players)
     for g in range(1000):
         play_both(rules, 5, g, hoarder=g % 4 == 0)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_OPTIONS))
+def test_the_first_deals_of_every_rule_option_match_reference(name):
+    # the development tier's pass over the same ground as the slow test above: its first deals
+    for g in range(QUICK_DEALS):
+        play_both(RULE_OPTIONS[name], 11, g, hoarder=g % 3 == 0)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_first_deals_of_every_player_count_match_reference(players):
+    for g in range(QUICK_DEALS):
+        play_both(Rules(players=players), 5, g, hoarder=g % 4 == 0)

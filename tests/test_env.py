@@ -7,41 +7,52 @@ import pytest
 
 from golfsim.env import GolfEnv, play_game
 from golfsim.errors import IllegalActionError
-from golfsim.rules import DRAW_STOCK, HOLD, R_HID_STOCK, STOCK_N, THROW_DRAWN, Rules
-
-
-def scramble_hidden(env: GolfEnv, rng: random.Random) -> None:
-    """Permute every card nobody may see: face-down layout cards and the stock, in place."""
-    snap = env.snapshot()
-    players = env.rules.players
-    hidden_slots = [6 * p + k for p in range(players) for k in range(6) if not snap["face_up"][p][k]]
-    hs = int(env.packed[R_HID_STOCK])
-    hidden_slots += list(range(hs, hs + int(env.pub[STOCK_N])))
-    cards = [int(env.hid[i]) for i in hidden_slots]
-    rng.shuffle(cards)
-    for slot, card in zip(hidden_slots, cards, strict=True):
-        env.hid[slot] = card
+from golfsim.rules import DRAW_STOCK, HOLD, THROW_DRAWN, Rules
+from tests.unseen_cards import permute_at, unseen_deck_indices
 
 
 def comparable(obs: dict) -> dict:
     return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in obs.items() if k != "rules"}
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(players=4, jokers="minus2", end="one_last_turn")])
-def test_scrambling_hidden_cards_changes_no_observation(rules):
+def observations_to(rules: Rules, deck: list[int], hole: int, choices_seed: int, stop: int | None = None) -> list:
+    """Every player's observation at each decision of a deal from ``deck``, actions chosen at random from the legal
+    set, up to decision ``stop`` (or the end)."""
     env = GolfEnv(rules)
+    env.reset(deck=deck, hole=hole)
+    chooser = random.Random(choices_seed)
+    seen = []
+    while not env.done and (stop is None or len(seen) <= stop):
+        seen.append([comparable(env.observe(p)) for p in range(rules.players)])
+        env.step(chooser.choice(env.legal_actions()))
+    return seen
+
+
+def unseen_at(observation: dict, first: int, rules: Rules) -> list[int]:
+    return unseen_deck_indices(observation["view"], first, observation["stock_size"], sum(observation["stock_known"]),
+                               rules.n_cards)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=4, jokers="minus2", end="one_last_turn"),
+                                   Rules(players=8, decks=1, reveal_instead_of_draw=True)],
+                         ids=["default", "4p-minus2-last-turn", "8p-one-deck-reveal"])
+def test_deals_differing_only_in_unseen_cards_give_every_player_the_same_observations(rules):
+    # at a decision, shuffle the cards nobody has seen yet among their places in the deck: replayed with the same
+    # choices, the other deck must give every player the same observation at every step up to that decision
     chooser = random.Random(1)
     checked = 0
-    for game in range(40):
-        env.reset(3, game=game)
-        while not env.done:
-            before = [comparable(env.observe(p)) for p in range(rules.players)]
-            scramble_hidden(env, chooser)
-            after = [comparable(env.observe(p)) for p in range(rules.players)]
-            assert before == after
+    for game in range(12):
+        hole = game % rules.players
+        deck = [int(r) for r, n in enumerate(rules.card_counts()) for _ in range(n)]
+        chooser.shuffle(deck)
+        seen = observations_to(rules, deck, hole, game)
+        for stop in chooser.sample(range(len(seen)), 3):
+            other = permute_at(deck, unseen_at(seen[stop][0], hole % rules.players, rules), chooser)
+            if other is None:
+                continue
+            assert observations_to(rules, other, hole, game, stop) == seen[: stop + 1], f"game {game}, step {stop}"
             checked += 1
-            env.step(chooser.choice(env.legal_actions()))
-    assert checked > 500
+    assert checked >= 30
 
 
 def test_only_the_drawer_sees_the_drawn_card():

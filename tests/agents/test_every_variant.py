@@ -8,6 +8,7 @@ from golfsim.simulate import Table, iter_batches
 
 BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 DEALS = 1_000_000
+pytestmark = pytest.mark.slow  # a soak: sixty million deals
 VARIANTS = {
     "default": Rules(holes=1),
     "4 players": Rules(players=4, holes=1),
