@@ -40,6 +40,10 @@ __all__ = [
     "register_python_agent",
 ]
 
+from agents.search import register_search_agents  # noqa: E402
+
+register_search_agents()
+
 # last, so user modules can import what is registered above
 from agents.plugins import load_plugins  # noqa: E402
 
