@@ -17,7 +17,8 @@ from golfsim.rng import agent_state
 from golfsim.rules import R_HID_STOCK, STOCK_N, Rules
 from golfsim.simulate import Table
 
-COMPILED_AGENTS = sorted(name for name, spec in REGISTRY.items() if spec.compiled)
+# an agent registered sees_hidden (the oracle) is given the true state on purpose, so it is left out
+COMPILED_AGENTS = sorted(name for name, spec in REGISTRY.items() if spec.compiled and not spec.sees_hidden)
 VARIANTS = [
     Rules(),
     Rules(players=3, end="one_last_turn", reveal_instead_of_draw=True, discard_and_flip="may"),
