@@ -93,6 +93,7 @@ from golfsim.worlds import (
     read_sight,
     stack_float64,
     stack_int16,
+    stack_like,
     stack_uint64,
 )
 
@@ -207,7 +208,7 @@ def _drop_worse_half(sums, alive, actions, n_actions, keep_index):
 
 
 @hot
-def search(pub, rules, params, agent_rng, player, sighted, world_pub, world_hid, roll_pub, roll_hid, pool,
+def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, roll_hid, pool,
            actions, alive, sums, diff_sums, diff_squares, values, roll_rng, ev_params, policy_params, world_rng):
     """One decision of mc (``sighted`` false) or the oracle (true). The arrays after ``sighted`` are scratch."""
     if pub[PHASE] == OPEN:
@@ -235,7 +236,7 @@ def search(pub, rules, params, agent_rng, player, sighted, world_pub, world_hid,
     z = params[CONFIDENCE]
     halving = params[HALVING] != 0.0 and n_actions > 2
     players = rules[R_PLAYERS]
-    keep = 0
+    keep = -1
     for i in range(n_actions):
         alive[i] = 1
         sums[i] = 0.0
@@ -243,12 +244,17 @@ def search(pub, rules, params, agent_rng, player, sighted, world_pub, world_hid,
         diff_squares[i] = 0.0
         if actions[i] == baseline:
             keep = i
+    # the agent's own stream: agent_rng[player] when every seat's stream is passed, agent_rng[0] when only its own
+    stream = player if agent_rng.shape[0] > player else 0
+    if keep < 0:  # never expected: ev always answers legally
+        keep = 0
+        baseline = actions[0]
     true_state = np.uint64(0)
     if sighted:
         read_sight(pub, rules, world_hid, world_rng)
         true_state = world_rng[0]
     for j in range(samples):
-        seed = next_u64(agent_rng, player)
+        seed = next_u64(agent_rng, stream)
         if not sighted:
             world_rng[0] = seed
             determinize(pub, rules, world_rng, 0, world_hid, pool)
@@ -293,8 +299,8 @@ def search(pub, rules, params, agent_rng, player, sighted, world_pub, world_hid,
 def _act(pub, rules, params, agent_rng, player, sighted):
     """The search with its scratch arrays on this call's stack: nothing is allocated."""
     return search(pub, rules, params, agent_rng, player, sighted,
-                  stack_int16(MAX_PUB_SIZE), stack_int16(MAX_HID_SIZE), stack_int16(MAX_PUB_SIZE),
-                  stack_int16(MAX_HID_SIZE), stack_int16(MAX_CARDS), stack_int16(NUM_ACTIONS),
+                  stack_int16(MAX_HID_SIZE), stack_like(pub, MAX_PUB_SIZE), stack_int16(MAX_HID_SIZE),
+                  stack_int16(MAX_CARDS), stack_int16(NUM_ACTIONS),
                   stack_int16(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS),
                   stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_uint64(MAX_PLAYERS_RNG),
                   stack_float64(8), stack_float64(8), stack_uint64(1))
@@ -319,5 +325,6 @@ def register_search_agents() -> None:
     register(AgentSpec("mc", "determinized Monte Carlo: rolls every candidate out in the same sampled worlds "
                              "(ev in every seat) and plays the best when it clearly beats ev's choice",
                        params=MC_PARAMS, function=mc_act))
-    register(AgentSpec("oracle", "research reference: mc's search on the true hidden cards and stock order",
+    register(AgentSpec("oracle", "SEES HIDDEN CARDS (research reference): mc's search on the true face-down cards "
+                                 "and stock order",
                        params=ORACLE_PARAMS, function=oracle_act, sees_hidden=True))

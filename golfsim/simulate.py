@@ -113,9 +113,10 @@ def _padded_zeros(n: int, dtype) -> np.ndarray:
 def work_arrays(rules: np.ndarray) -> tuple:
     """The kernel's work arrays for the packed ``rules``: ``pub, hid, deal_rng, agent_rng, totals, scores, sight``."""
     players = int(rules[R_PLAYERS])
-    return (_padded_zeros(rules[R_PUB_SIZE], np.int16), _padded_zeros(rules[R_HID_SIZE], np.int16),
+    pub = _padded_zeros(rules[R_PUB_SIZE], np.int16)
+    return (pub, _padded_zeros(rules[R_HID_SIZE], np.int16),
             _padded_zeros(1, np.uint64), _padded_zeros(players, np.uint64), _padded_zeros(players, np.int32),
-            _padded_zeros(players, np.int32), _padded_zeros(sight_size(rules), np.int16))
+            _padded_zeros(players, np.int32), _padded_zeros(sight_size(rules), pub.dtype))
 
 
 # ---------------------------------------------------------------- Python side

@@ -14,7 +14,7 @@ Worlds (``determinize``)
     the lazy shuffle after a recycle. Running :func:`golfsim.engine.apply_action` on a copy of ``pub`` and the
     world plays the deal forward exactly as the simulator would.
 
-Scratch arrays (``stack_int16``, ``stack_float64``, ``stack_uint64``)
+Scratch arrays (``stack_like``, ``stack_int16``, ``stack_float64``, ``stack_uint64``)
     A fixed-size array on the calling function's stack frame, sized by a compile-time constant (``MAX_PUB_SIZE``,
     ``MAX_HID_SIZE``, ``MAX_CARDS`` fit every rule set). It costs no heap allocation and no reference counting,
     so a search agent compiled with :data:`golfsim.jit.hot` allocates nothing per decision and stays cacheable,
@@ -92,6 +92,28 @@ def _stack_array(dtype):
 stack_int16 = _stack_array(types.int16)
 stack_float64 = _stack_array(types.float64)
 stack_uint64 = _stack_array(types.uint64)
+
+
+@intrinsic
+def stack_like(typingctx, like, size):
+    """``stack_like(a, n)``: an uninitialised stack array of ``n`` items of ``a``'s dtype (for copies of ``pub`` or
+    ``hid`` whatever integer type the kernel uses)."""
+    if not isinstance(size, types.IntegerLiteral) or not isinstance(like, types.Array):
+        return None
+    n = size.literal_value
+    arrty = types.Array(like.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_data_type(like.dtype)
+        data = cgutils.alloca_once(builder, item, size=n)
+        ary = context.make_array(arrty)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = context.get_abi_sizeof(item)
+        context.populate_array(ary, data=data, shape=[intp(n)], strides=[intp(itemsize)],
+                               itemsize=intp(itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty(like, size), codegen
 
 
 # ---------------------------------------------------------------- worlds
