@@ -25,10 +25,12 @@ The objective (lower is better) of one rollout is, with ``s`` the deal scores (e
 - ``objective=0``: own deal score ``s[me]``;
 - ``objective=1`` (default): ``s[me]`` minus the mean of the opponents' ``s``. This is what decides going out:
   going out early with a middling score is good exactly when it leaves the opponents worse off;
-- ``objective=2``: as 1, except on the last hole of the game, where it is the own game total (the totals before
-  this hole in ``pub`` plus ``s``) minus the lowest opponent's: near the end of a game only beating the leader
-  counts. Before the last hole the game totals do not change which action is best for the point difference, so
-  they do not enter.
+- ``objective=2``: as 1, except on the last hole of the game, where it is whether the game is lost (1), tied (0.5)
+  or won (0) on game totals (the totals before this hole in ``pub`` plus ``s``, against the best opponent), with
+  the point margin as a tie-break: on the last hole only finishing ahead of the leader counts, so a player far
+  ahead takes no risk and one far behind takes every chance. Before the last hole the game totals do not change
+  which action is best for the point difference, so they do not enter. (With 1 or 0 the totals never enter: a
+  tournament's points per game are the sum of the deals' points.)
 
 oracle
 ------
@@ -46,7 +48,7 @@ samples : float, default 64 (mc) / 1 (oracle)
 rollout : float, default 0
     Policy of every seat in rollouts: 0 ev (default parameters), 1 greedy, 2 random.
 objective : float, default 1
-    0 own deal score, 1 own minus the opponents' mean, 2 as 1 but the game totals decide on the last hole.
+    0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
 horizon : float, default 0
     Turns a rollout plays before ev's valuation takes over; 0 plays to the end of the deal.
 confidence : float, default 1 (mc) / 0 (oracle)
@@ -106,7 +108,7 @@ def _params(samples: float, confidence: float) -> tuple[Param, ...]:
         Param("samples", samples, "sampled worlds per decision (rollouts of the last candidates standing)"),
         Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random"),
         Param("objective", 1.0, "0 own deal score; 1 own minus the opponents' mean; 2 as 1, but on the last hole "
-                                "own game total minus the best opponent's"),
+                                "of the game: lose 1, tie 0.5, win 0 on game totals"),
         Param("horizon", 0.0, "turns a rollout plays before ev's valuation takes over; 0 to the end of the deal"),
         Param("confidence", confidence, "standard errors by which an action must beat ev's choice to replace it"),
         Param("halving", 1.0, "1 races the candidates by successive halving; 0 gives each one every world"),
@@ -118,6 +120,7 @@ ORACLE_PARAMS = _params(1.0, 0.0)
 MAX_PLAYERS_RNG = 16
 _EV_DEFAULTS = tuple(p.default for p in EV_PARAMS)
 _GREEDY_DEFAULTS = tuple(p.default for p in GREEDY_PARAMS)
+MARGIN_TIE_BREAK = 1e-4
 _WORLD_PURPOSE = np.uint64(0x5851F42D4C957F2D)
 
 
@@ -167,8 +170,9 @@ def outcome(pub, hid, rules, ev_params, player, objective):
                 best_other = s
     if objective == 0:
         return own
-    if last_hole:
-        return own - best_other
+    if last_hole:  # lost 1, tied 0.5, won 0; the point margin only breaks ties between equal chances
+        lost = 1.0 if own > best_other else 0.5 if own == best_other else 0.0
+        return lost + MARGIN_TIE_BREAK * (own - best_other)
     return own - others / (players - 1)
 
 

@@ -6,7 +6,7 @@ import pytest
 from positions import position
 
 from agents import REGISTRY, parse_agent
-from agents.search import mc_act, oracle_act
+from agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
 from golfsim.engine import apply_action, deal_shuffled, is_legal, legal_mask
 from golfsim.rng import deal_state
 from golfsim.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
@@ -126,3 +126,19 @@ def test_a_tournament_marks_the_oracle_as_seeing_hidden_cards():
     result = run_tournament(["oracle", "ev"], Rules(holes=1), games=4, seed=1)
     assert "oracle (sees hidden cards)" in result.labels
     assert "oracle (sees hidden cards)" in result.to_json()
+
+
+@pytest.mark.parametrize("totals, game_outcome", [([20, 5], 0.0), ([29, 6], 0.5), ([40, 5], 1.0)])
+def test_the_objectives_of_a_finished_last_hole(totals, game_outcome):
+    # player 0 covers the last card with the 5: 3+4, 3+4 and a pair of fives, 14; player 1 has Q+9, J+8 and a pair
+    # of nines, 37. On the last hole (8 of 9) objective 2 asks who wins the game on totals.
+    pos = position(["3 3 5 / 4 4 ?", "Q J ?9 / 9 8 ?9"], held="5", hole=8, totals=totals)
+    done = pos.play(PLACE_DRAWN + 5)
+    ev_params = parse_agent("ev").param_vector()
+    assert outcome(done.pub, done.hid, done.packed, ev_params, 0, 0) == 14
+    assert outcome(done.pub, done.hid, done.packed, ev_params, 0, 1) == 14 - 37
+    margin = (totals[0] + 14) - (totals[1] + 37)
+    assert outcome(done.pub, done.hid, done.packed, ev_params, 0, 2) == pytest.approx(
+        game_outcome + MARGIN_TIE_BREAK * margin)
+    not_last = position(["3 3 5 / 4 4 ?", "Q J ?9 / 9 8 ?9"], held="5", hole=7, totals=totals).play(PLACE_DRAWN + 5)
+    assert outcome(not_last.pub, not_last.hid, not_last.packed, ev_params, 0, 2) == 14 - 37
