@@ -51,7 +51,7 @@ objective : float, default 1
     0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
 horizon : float, default 0
     Turns a rollout plays before ev's valuation takes over; 0 plays to the end of the deal.
-confidence : float, default 1 (mc) / 0 (oracle)
+confidence : float, default 2 (mc) / 0 (oracle)
     Standard errors by which an action must beat ev's choice to be played instead.
 halving : float, default 1
     1 races the candidates by successive halving; 0 gives every candidate every world.
@@ -115,7 +115,7 @@ def _params(samples: float, confidence: float) -> tuple[Param, ...]:
     )
 
 
-MC_PARAMS = _params(64.0, 1.0)
+MC_PARAMS = _params(64.0, 2.0)
 ORACLE_PARAMS = _params(1.0, 0.0)
 MAX_PLAYERS_RNG = 16
 _EV_DEFAULTS = tuple(p.default for p in EV_PARAMS)

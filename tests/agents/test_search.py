@@ -1,6 +1,10 @@
 """mc and oracle: they leave the real state alone, play every variant legally, find a clearly best move, and give the
 same decisions for the same seed whatever the thread count; the oracle is marked wherever it is shown."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from positions import position
@@ -142,3 +146,12 @@ def test_the_objectives_of_a_finished_last_hole(totals, game_outcome):
         game_outcome + MARGIN_TIE_BREAK * margin)
     not_last = position(["3 3 5 / 4 4 ?", "Q J ?9 / 9 8 ?9"], held="5", hole=7, totals=totals).play(PLACE_DRAWN + 5)
     assert outcome(not_last.pub, not_last.hid, not_last.packed, ev_params, 0, 2) == 14 - 37
+
+
+def test_golfsim_agents_lists_mc_and_oracle_with_their_parameters():
+    done = subprocess.run([sys.executable, "-m", "golfsim", "agents"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "250"})
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") > 3}
+    assert "samples=64" in rows["mc"]
+    assert "SEES HIDDEN CARDS" in rows["oracle"]
