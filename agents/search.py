@@ -38,7 +38,8 @@ oracle
 and the deal stream (the simulator passes them to agents registered with ``sees_hidden``, see
 :mod:`golfsim.worlds`), so every rollout is the deal's real future with the rollout policy playing. It is a research
 reference for the value of hidden information, never part of a default pool, and its label says that it sees hidden
-cards. Outside the batch simulator (the step API) it is not given the true state and returns -1, an illegal action.
+cards. The batch simulator and the step API (:func:`golfsim.env.play_game`) give it the true state; called with a
+plain ``pub`` it returns -1, an illegal action, rather than play blind.
 
 Parameters (both agents)
 ------------------------

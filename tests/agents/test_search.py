@@ -12,6 +12,7 @@ from positions import position
 from agents import REGISTRY, parse_agent
 from agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
 from golfsim.engine import apply_action, deal_shuffled, is_legal, legal_mask
+from golfsim.env import play_game
 from golfsim.rng import deal_state
 from golfsim.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
 from golfsim.simulate import simulate
@@ -155,3 +156,12 @@ def test_golfsim_agents_lists_mc_and_oracle_with_their_parameters():
     rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") > 3}
     assert "samples=64" in rows["mc"]
     assert "SEES HIDDEN CARDS" in rows["oracle"]
+
+
+def test_the_step_api_plays_mc_and_oracle_as_the_simulator_does():
+    rules = Rules(players=3, holes=2)
+    seats = ["mc:samples=4", "oracle", "ev"]
+    batch = simulate(seats, rules, games=3, seed=6)
+    for game in range(3):
+        stepped = play_game(seats, rules, seed=6, game=game)
+        assert list(stepped["totals"]) == list(batch.players[batch.players.game == game].total)
