@@ -61,29 +61,33 @@ MAX_PUB_SIZE = PUB_HEADER + MAX_PLAYERS * 7 + 2 * NUM_RANKS + MAX_CARDS
 MAX_HID_SIZE = 6 * MAX_PLAYERS + MAX_CARDS + 1
 """Length of the largest ``hid``."""
 RNG_WORDS = 4
-MAX_SIGHT_SIZE = MAX_PUB_SIZE + MAX_HID_SIZE + RNG_WORDS
+
+
+def _stack_codegen(dtype, n):
+    """Code for an uninitialised 1-d C array of ``n`` items of ``dtype`` in the caller's stack frame."""
+    arrty = types.Array(dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_data_type(dtype)
+        data = cgutils.alloca_once(builder, item, size=n)  # in the entry block: one frame slot, no loop growth
+        ary = context.make_array(arrty)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = context.get_abi_sizeof(item)
+        context.populate_array(ary, data=data, shape=[intp(n)], strides=[intp(itemsize)],
+                               itemsize=intp(itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty, codegen
 
 
 def _stack_array(dtype):
-    """An intrinsic ``f(n)`` returning an uninitialised 1-d C array of ``n`` items of ``dtype`` on the stack."""
+    """An intrinsic ``f(n)`` returning a stack array of ``n`` items of ``dtype`` (``n`` a compile-time constant)."""
 
     @intrinsic
     def stack_array(typingctx, size):
         if not isinstance(size, types.IntegerLiteral):
-            return None  # the size must be a compile-time constant
-        n = size.literal_value
-        arrty = types.Array(dtype, 1, "C")
-
-        def codegen(context, builder, signature, args):
-            item = context.get_data_type(dtype)
-            data = cgutils.alloca_once(builder, item, size=n)  # in the entry block: one frame slot, no loop growth
-            ary = context.make_array(arrty)(context, builder)
-            intp = context.get_value_type(types.intp)
-            itemsize = context.get_abi_sizeof(item)
-            context.populate_array(ary, data=data, shape=[intp(n)], strides=[intp(itemsize)],
-                                   itemsize=intp(itemsize), meminfo=None)
-            return ary._getvalue()
-
+            return None
+        arrty, codegen = _stack_codegen(dtype, size.literal_value)
         return arrty(size), codegen
 
     return stack_array
@@ -96,23 +100,11 @@ stack_uint64 = _stack_array(types.uint64)
 
 @intrinsic
 def stack_like(typingctx, like, size):
-    """``stack_like(a, n)``: an uninitialised stack array of ``n`` items of ``a``'s dtype (for copies of ``pub`` or
-    ``hid`` whatever integer type the kernel uses)."""
+    """``stack_like(a, n)``: a stack array of ``n`` items of ``a``'s dtype (for copies of ``pub`` or ``hid`` in
+    whatever integer type the kernel uses)."""
     if not isinstance(size, types.IntegerLiteral) or not isinstance(like, types.Array):
         return None
-    n = size.literal_value
-    arrty = types.Array(like.dtype, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        item = context.get_data_type(like.dtype)
-        data = cgutils.alloca_once(builder, item, size=n)
-        ary = context.make_array(arrty)(context, builder)
-        intp = context.get_value_type(types.intp)
-        itemsize = context.get_abi_sizeof(item)
-        context.populate_array(ary, data=data, shape=[intp(n)], strides=[intp(itemsize)],
-                               itemsize=intp(itemsize), meminfo=None)
-        return ary._getvalue()
-
+    arrty, codegen = _stack_codegen(like.dtype, size.literal_value)
     return arrty(like, size), codegen
 
 

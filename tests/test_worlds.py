@@ -5,6 +5,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy.stats import chi2
 
 from golfsim.engine import apply_action, deal_shuffled, legal_mask
@@ -31,7 +32,16 @@ from golfsim.rules import (
     THROW_DRAWN,
     Rules,
 )
-from golfsim.worlds import MAX_CARDS, determinize, fill_sight, has_sight, read_sight, sight_size
+from golfsim.worlds import (
+    MAX_CARDS,
+    determinize,
+    fill_sight,
+    has_sight,
+    read_sight,
+    sight_size,
+    stack_float64,
+    stack_like,
+)
 
 VARIANTS = [
     Rules(),
@@ -192,3 +202,22 @@ def test_sight_carries_the_true_state_and_is_recognised():
     assert rng_back[0] == deal_rng[0]
     assert has_sight(sight, packed)
     assert not has_sight(pub, packed)
+
+
+@njit(cache=True, _nrt=False)  # without reference counting: allocating on the heap would not compile
+def _reverse_on_the_stack(values):
+    scratch = stack_like(values, 8)
+    weights = stack_float64(8)
+    n = values.shape[0]
+    for i in range(n):
+        scratch[i] = values[n - 1 - i]
+        weights[i] = 0.5 * i
+    total = 0.0
+    for i in range(n):
+        total += scratch[i] * weights[i]
+    return total
+
+
+def test_stack_scratch_arrays_hold_what_is_written():
+    values = np.array([3, -1, 4, 1, 5], dtype=np.int32)
+    assert _reverse_on_the_stack(values) == 0.5 * (0 * 5 + 1 * 1 + 2 * 4 + 3 * -1 + 4 * 3)
