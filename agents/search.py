@@ -10,9 +10,9 @@ actions is paired and a small sample still ranks them fairly.
 
 Making it cheap and robust:
 
-- *Successive halving*: every legal action starts; after a quarter and after half of the worlds the worse half of
-  the candidates (by mean objective so far) stops, so most rollouts go to the close contenders. ev's own choice is
-  never dropped.
+- *Successive halving*: every legal action starts; with ``halving=2``, after a quarter and after half of the
+  worlds (with 3 also after an eighth, and so on) the worse half of the candidates (by mean objective so far)
+  stops, so most rollouts go to the close contenders. ev's own choice is never dropped.
 - *Stay with ev unless sure*: the action with the best mean replaces ev's choice only when its paired mean
   advantage over ev's choice is more than ``confidence`` standard errors. The best of several noisy estimates is
   mostly luck, and this is what keeps few worlds from losing to ev.
@@ -54,8 +54,9 @@ horizon : float, default 0
     Turns a rollout plays before ev's valuation takes over; 0 plays to the end of the deal.
 confidence : float, default 2 (mc) / 0 (oracle)
     Standard errors by which an action must beat ev's choice to be played instead.
-halving : float, default 1
-    1 races the candidates by successive halving; 0 gives every candidate every world.
+halving : float, default 2
+    Rounds of successive halving: the worse half of the candidates stops after ``samples / 2**r`` worlds for each
+    ``r`` from ``halving`` down to 1; 0 gives every candidate every world.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def _params(samples: float, confidence: float) -> tuple[Param, ...]:
                                 "of the game: lose 1, tie 0.5, win 0 on game totals"),
         Param("horizon", 0.0, "turns a rollout plays before ev's valuation takes over; 0 to the end of the deal"),
         Param("confidence", confidence, "standard errors by which an action must beat ev's choice to replace it"),
-        Param("halving", 1.0, "1 races the candidates by successive halving; 0 gives each one every world"),
+        Param("halving", 2.0, "rounds of successive halving (cuts after 1/2, 1/4, ... of the worlds); 0: none"),
     )
 
 
@@ -239,7 +240,7 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
     objective = np.int64(params[OBJECTIVE])
     horizon = np.int64(params[HORIZON])
     z = params[CONFIDENCE]
-    halving = params[HALVING] != 0.0 and n_actions > 2
+    rounds = np.int64(params[HALVING]) if n_actions > 2 else 0
     players = rules[R_PLAYERS]
     keep = -1
     for i in range(n_actions):
@@ -280,8 +281,9 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
                 diff_sums[i] += d
                 diff_squares[i] += d * d
         done = j + 1
-        if halving and (done == samples // 4 or done == samples // 2):
-            _drop_worse_half(sums, alive, actions, n_actions, keep)
+        for r in range(1, rounds + 1):
+            if done == samples >> r:
+                _drop_worse_half(sums, alive, actions, n_actions, keep)
     best = keep
     for i in range(n_actions):
         if alive[i] != 0 and sums[i] < sums[best]:
