@@ -98,6 +98,13 @@ def test_mc_and_oracle_play_at_every_table_size(players):
     assert result.truncated_deals == 0
 
 
+def test_the_largest_state_fits_the_scratch_arrays():
+    # 12 players and 8 decks with jokers: the longest pub and hid any rules make
+    rules = Rules(players=12, decks=8, jokers="minus2", holes=1)
+    result = simulate(["mc:samples=3,horizon=6", "oracle:horizon=6"] + ["random"] * 10, rules, games=3, seed=1)
+    assert result.truncated_deals == 0
+
+
 def test_mc_goes_out_when_it_locks_in_a_win():
     # covering the last card with the 5 pairs it and locks in 14 against an opponent showing 36 points
     pos = position(["3 3 5 / 4 4 ?", "Q J ? / 9 8 ?"], held="5")
