@@ -70,7 +70,7 @@ class GolfEnv:
             raise ValueError(f"rules must be a golfsim Rules object, got {type(self.rules).__name__}")
         self.packed = self.rules.pack()
         p = self.rules.players
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int16)
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int32)
         self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=np.int16)
         self.deal_rng = np.zeros(1, dtype=np.uint64)
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
@@ -175,7 +175,7 @@ class GolfEnv:
             (bottom first), ``top_discard``, ``stock_size``, ``unseen`` (14 counts of ranks nobody has seen),
             ``stock_known`` (14 counts of the recycled stock), ``held`` (the drawn card, for the drawer only, else
             None), ``totals``, ``hole``, ``turn``, ``action_mask`` (zeros when it is not ``player``'s decision)
-            and ``observation``, the flat public int16 vector the compiled agents read (the held card is -1 for
+            and ``observation``, the flat public int32 vector the compiled agents read (the held card is -1 for
             anyone but the drawer).
         """
         self._need_deal()

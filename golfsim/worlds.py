@@ -31,7 +31,7 @@ The true state (``sight``)
 from __future__ import annotations
 
 import numpy as np
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -107,6 +107,19 @@ def stack_like(typingctx, like, size):
     arrty, codegen = _stack_codegen(like.dtype, size.literal_value)
     return arrty(like, size), codegen
 
+
+if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1, to step through a search): ordinary arrays instead
+    def stack_int16(n):
+        return np.empty(n, np.int16)
+
+    def stack_float64(n):
+        return np.empty(n, np.float64)
+
+    def stack_uint64(n):
+        return np.empty(n, np.uint64)
+
+    def stack_like(like, n):
+        return np.empty(n, like.dtype)
 
 # ---------------------------------------------------------------- worlds
 @leaf

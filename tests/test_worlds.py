@@ -9,6 +9,7 @@ from numba import njit
 from scipy.stats import chi2
 
 from golfsim.engine import apply_action, deal_shuffled, legal_mask
+from golfsim.kernel_spec import HID_DTYPE, PUB_DTYPE
 from golfsim.rng import deal_state
 from golfsim.rules import (
     DISCARD_N,
@@ -57,8 +58,8 @@ def random_positions(rules, seed, count):
     that deals run long and many positions are past a stock recycle), snapshotted at random moments."""
     packed = rules.pack()
     rng = np.random.default_rng(seed)
-    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
-    hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
+    pub = np.zeros(packed[R_PUB_SIZE], dtype=PUB_DTYPE)
+    hid = np.zeros(packed[R_HID_SIZE], dtype=HID_DTYPE)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     deal_rng = np.zeros(1, dtype=np.uint64)
     out = []
@@ -81,7 +82,7 @@ def random_positions(rules, seed, count):
 
 
 def sample_world(pub, packed, stream_state):
-    world = np.full(packed[R_HID_SIZE], -99, dtype=np.int16)
+    world = np.full(packed[R_HID_SIZE], -99, dtype=HID_DTYPE)
     pool = np.zeros(MAX_CARDS, dtype=np.int16)
     rng = np.array([stream_state], dtype=np.uint64)
     determinize(pub, packed, rng, 0, world, pool)
@@ -191,7 +192,7 @@ def test_sight_carries_the_true_state_and_is_recognised():
     rules = Rules(players=4)
     packed = rules.pack()
     pub, hid = random_positions(rules, seed=2, count=1)[0]
-    sight = np.zeros(sight_size(packed), dtype=np.int16)
+    sight = np.zeros(sight_size(packed), dtype=PUB_DTYPE)
     deal_rng = np.array([0xFEDCBA9876543210], dtype=np.uint64)
     fill_sight(sight, pub, hid, packed, deal_rng)
     assert np.array_equal(sight[:packed[R_PUB_SIZE]], pub)

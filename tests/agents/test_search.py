@@ -13,6 +13,7 @@ from agents import REGISTRY, parse_agent
 from agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
 from golfsim.engine import apply_action, deal_shuffled, is_legal, legal_mask
 from golfsim.env import play_game
+from golfsim.kernel_spec import HID_DTYPE, PUB_DTYPE
 from golfsim.rng import deal_state
 from golfsim.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
 from golfsim.simulate import simulate
@@ -27,8 +28,8 @@ def positions_of(rules, seed, count):
     packed = rules.pack()
     rng = np.random.default_rng(seed)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
-    hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
+    pub = np.zeros(packed[R_PUB_SIZE], dtype=PUB_DTYPE)
+    hid = np.zeros(packed[R_HID_SIZE], dtype=HID_DTYPE)
     deal_rng = np.zeros(1, dtype=np.uint64)
     out = []
     deal = 0
@@ -60,7 +61,7 @@ def test_searching_never_changes_the_real_state(rules):
         others = np.delete(agent_rng, player)
         assert np.array_equal(others, np.delete(np.arange(1, rules.players + 1, dtype=np.uint64), player))
 
-        sight = np.zeros(sight_size(packed), dtype=np.int16)
+        sight = np.zeros(sight_size(packed), dtype=PUB_DTYPE)
         fill_sight(sight, pub, hid, packed, deal_rng)
         sight_before, hid_before, rng_before = sight.copy(), hid.copy(), deal_rng.copy()
         action = oracle_act(sight, packed, oracle, agent_rng, player)
