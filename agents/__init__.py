@@ -48,8 +48,3 @@ __all__ = [
 from agents.search import register_search_agents  # noqa: E402
 
 register_search_agents()
-
-# last, so user modules can import what is registered above
-from agents.plugins import load_plugins  # noqa: E402
-
-load_plugins()

@@ -23,6 +23,7 @@ from agents.base import AgentChoice, parse_agent
 from agents.dispatch import decide
 from golfsim.cards import NUM_RANKS, format_layout, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, legal_mask, stock_order
+from golfsim.errors import AgentError
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import (
     CURRENT,
@@ -349,7 +350,11 @@ def play_game(agents: Sequence, rules: Rules | None = None, seed: int = 0, *, ga
                     fill_sight(view, env.pub, env.hid, env.packed, env.deal_rng)
                 action = int(decide(ids[p], agent_fns, view, env.packed, params[p], agent_rng, p))
             else:
-                action = agent(env.observe(p))
+                try:
+                    action = agent(env.observe(p))
+                except Exception as e:
+                    raise AgentError(f"agent {_policy_name(agent)!r} (seat {p}) raised {type(e).__name__}: "
+                                     f"{' '.join(str(e).split())}") from e
             try:
                 env.step(action)
             except ValueError as err:
