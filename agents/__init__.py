@@ -44,3 +44,7 @@ __all__ = [
     "register_compiled_agent",
     "register_python_agent",
 ]
+
+from agents.search import register_search_agents  # noqa: E402
+
+register_search_agents()

@@ -93,6 +93,8 @@ class AgentSpec:
     function: object = None
     python: Callable | None = None
     variant_for: Callable | None = None
+    sees_hidden: bool = False
+    """True for a research reference that is given the true hidden state (:mod:`golfsim.worlds`); its label says so."""
 
     @property
     def built_in(self) -> bool:
@@ -125,7 +127,8 @@ class AgentChoice:
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True) if v != p.default
         ]
-        return self.spec.name + (":" + ",".join(changed) if changed else "")
+        label = self.spec.name + (":" + ",".join(changed) if changed else "")
+        return label + SEES_HIDDEN_MARK if self.spec.sees_hidden else label
 
     def param_vector(self) -> np.ndarray:
         """The float64 parameter vector of length ``MAX_PARAMS`` that the compiled agent reads."""
@@ -142,6 +145,9 @@ def _fmt(v: float) -> str:
 
 
 REGISTRY: dict[str, AgentSpec] = {}
+
+SEES_HIDDEN_MARK = " (sees hidden cards)"
+"""Appended to the label of an agent that sees hidden cards, so every table, JSON and plot marks it."""
 
 
 def register(spec: AgentSpec) -> AgentSpec:
@@ -224,7 +230,8 @@ def parse_agent(text) -> AgentChoice:
         return text
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"an agent is a name like 'greedy' or 'pair-builder:keep_threshold=8'; got {text!r}")
-    name, _, rest = text.strip().partition(":")
+    text = text.strip().removesuffix(SEES_HIDDEN_MARK.strip()).strip()  # a label read back
+    name, _, rest = text.partition(":")
     name = name.strip().lower()
     _load_user_agents()
     spec = REGISTRY.get(name)

@@ -53,6 +53,7 @@ from golfsim.rules import (
     action_name,
 )
 from golfsim.simulate import IllegalActionError, Table, win_shares
+from golfsim.worlds import fill_sight, sight_size
 
 
 class GolfEnv:
@@ -343,7 +344,11 @@ def play_game(agents: Sequence, rules: Rules | None = None, seed: int = 0, *, ga
             p = env.current_player
             agent = seats[p]
             if isinstance(agent, AgentChoice):
-                action = int(decide(ids[p], agent_fns, env.pub, env.packed, params[p], agent_rng, p))
+                view = env.pub
+                if agent.spec.sees_hidden:  # as the simulator does: the true state follows the public one
+                    view = np.zeros(sight_size(env.packed), dtype=env.pub.dtype)
+                    fill_sight(view, env.pub, env.hid, env.packed, env.deal_rng)
+                action = int(decide(ids[p], agent_fns, view, env.packed, params[p], agent_rng, p))
             else:
                 try:
                     action = agent(env.observe(p))

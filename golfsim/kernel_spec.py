@@ -75,6 +75,20 @@ cursor: the stock is shuffled lazily, one Fisher-Yates step each time a card com
 random numbers in the same order as shuffling the whole pack first (``engine.shuffled_deck``), so the deal is the
 same; ``engine.stock_order`` shows the order the remaining stock will come in.
 Agents are given ``pub`` only; they cannot see ``hid``.
+
+Search support (:mod:`golfsim.worlds`)
+--------------------------------------
+A searching agent plays the deal forward on copies. ``worlds.determinize(pub, rules, rng, stream, hid, pool)``
+fills a ``hid`` consistent with ``pub``: face-up cards as shown; face-down cards and the stock drawn from ``unseen``
+before the first recycle, and after one the face-down cards from ``unseen`` and the stock from ``stock_known``
+(a held card is already out of both counts); the stock comes fully ordered (cursor 0). ``worlds.copy_state`` copies
+``pub`` and ``hid``; ``engine.apply_action`` then plays on the copy, ``PHASE == DONE`` ends the deal and
+``engine.deal_scores`` / ``engine.score_cards`` score it. The deal stream a copy is given is used only for the
+lazy shuffle after a recycle. Scratch arrays for all this come from ``worlds.stack_like`` (``stack_int16``,
+``stack_float64``, ``stack_uint64``): fixed-size arrays on the agent call's own stack, so a compiled search
+allocates nothing per decision and stays cacheable. An agent registered with ``sees_hidden=True`` is given, in place
+of ``pub``, the *sight* array: ``pub``, then ``hid`` at offset ``R_PUB_SIZE``, then the deal stream state in four
+16-bit words (``worlds.fill_sight`` / ``worlds.read_sight``); every other agent gets ``pub`` alone.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from golfsim.kernel_spec import (
 )
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import Rules
+from golfsim.worlds import fill_sight, sight_size
 
 DEFAULT_BATCH = 20_000
 SLICES_PER_THREAD = 4
@@ -48,8 +49,11 @@ MIN_SLICE = 500
 
 @leaf
 def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error):
+              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight):
     """Play every hole of game ``game``, writing one row of each output array.
+
+    A seat with ``sees[p]`` (an agent registered ``sees_hidden``) is given ``sight`` as its ``pub``: the public
+    state followed by the true hidden state (:func:`golfsim.worlds.fill_sight`).
 
     ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
     """
@@ -62,7 +66,11 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])  # agents are compiled for an int64 seat: no second specialisation
-            a = decide(agent_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
+            view = pub
+            if sees[p]:
+                fill_sight(sight, pub, hid, rules, deal_rng)
+                view = sight
+            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 error[0] = h + 1
                 error[1] = p
@@ -81,17 +89,20 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 
 @njit(cache=True, _nrt=False, nogil=True)
 def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
-               hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores):
+               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
+               sight):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
 
-    ``pub .. scores`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
-    :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
+    ``sees`` flags the seats given the true state; ``pub .. sight`` are work arrays (:func:`work_arrays`), one set
+    per thread. The kernel releases the GIL, so :func:`iter_batches` runs slices of a batch on several Python
+    threads at once. It is compiled like
     :data:`golfsim.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
     and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
     """
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i])
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
+                  sees, sight)
 
 
 def _padded_zeros(n: int, dtype) -> np.ndarray:
@@ -102,11 +113,12 @@ def _padded_zeros(n: int, dtype) -> np.ndarray:
 
 
 def work_arrays(rules: np.ndarray) -> tuple:
-    """The kernel's work arrays for the packed ``rules``: ``pub, hid, deal_rng, agent_rng, totals, scores``."""
+    """The kernel's work arrays for the packed ``rules``: ``pub, hid, deal_rng, agent_rng, totals, scores, sight``."""
     players = int(rules[R_PLAYERS])
-    return (_padded_zeros(rules[R_PUB_SIZE], PUB_DTYPE), _padded_zeros(rules[R_HID_SIZE], HID_DTYPE),
+    pub = _padded_zeros(rules[R_PUB_SIZE], PUB_DTYPE)
+    return (pub, _padded_zeros(rules[R_HID_SIZE], HID_DTYPE),
             _padded_zeros(1, np.uint64), _padded_zeros(players, np.uint64), _padded_zeros(players, np.int32),
-            _padded_zeros(players, np.int32))
+            _padded_zeros(players, np.int32), _padded_zeros(sight_size(rules), pub.dtype))
 
 
 # ---------------------------------------------------------------- Python side
@@ -155,6 +167,10 @@ class Table:
                 ids[seat] = USER_AGENT_BASE + agent_fns.index(function)
             params[seat] = choice.param_vector()
         return ids, params, AgentFunctions.padded(agent_fns)
+
+    def sees_hidden(self) -> np.ndarray:
+        """Per seat, whether its agent is given the true hidden state (bool array for the kernels)."""
+        return np.array([choice.spec.sees_hidden for choice in self.agents], dtype=np.bool_)
 
 
 def max_threads() -> int:
@@ -209,6 +225,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     first_game = _check_count("first_game", first_game, allow_zero=True)
     rules = table.rules.pack()
     ids, params, agent_fns = table.kernel_arguments()
+    sees = table.sees_hidden()
     holes, players = table.rules.holes, table.rules.players
     nthreads = thread_count(threads)
     pool = ThreadPoolExecutor(nthreads, thread_name_prefix="golfsim") if nthreads > 1 else None
@@ -226,7 +243,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
             start = first_game + done
 
             head = (rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start)
-            outputs = (hole_scores, turns, enders, reasons, errors)
+            outputs = (hole_scores, turns, enders, reasons, errors, sees)
             if pool is None:
                 play_games(*head, 0, n, *outputs, *work[0])
             else:

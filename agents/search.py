@@ -1,0 +1,337 @@
+"""mc and oracle: players that search by playing the deal forward.
+
+mc (determinized Monte Carlo)
+-----------------------------
+At each decision (the opening flips excepted: those are ev's) ``mc`` samples ``samples`` worlds consistent with
+what it knows (:func:`golfsim.worlds.determinize`), and for every candidate action plays each world to the end of
+the deal, every seat following the rollout policy (ev by default). *Common random numbers*: every candidate meets
+the same worlds (same face-down cards, same stock order, same rollout streams), so the comparison between two
+actions is paired and a small sample still ranks them fairly.
+
+Making it cheap and robust:
+
+- *Successive halving*: every legal action starts; with ``halving=2``, after a quarter and after half of the
+  worlds (with 3 also after an eighth, and so on) the worse half of the candidates (by mean objective so far)
+  stops, so most rollouts go to the close contenders. ev's own choice is never dropped.
+- *Stay with ev unless sure*: the action with the best mean replaces ev's choice only when its paired mean
+  advantage over ev's choice is more than ``confidence`` standard errors. The best of several noisy estimates is
+  mostly luck, and this is what keeps few worlds from losing to ev.
+- *Horizon*: with ``horizon`` > 0 a rollout stops after that many more turns, and every player's layout is valued as
+  ev values it (:func:`agents.expected_value.column_value`: the expected final score of the layout from public
+  information, the chance of pairs to come included). Deals that end earlier are scored exactly.
+
+The objective (lower is better) of one rollout is, with ``s`` the deal scores (exact, or valued at the horizon):
+
+- ``objective=0``: own deal score ``s[me]``;
+- ``objective=1`` (default): ``s[me]`` minus the mean of the opponents' ``s``. This is what decides going out:
+  going out early with a middling score is good exactly when it leaves the opponents worse off;
+- ``objective=2``: as 1, except on the last hole of the game, where it is whether the game is lost (1), tied (0.5)
+  or won (0) on game totals (the totals before this hole in ``pub`` plus ``s``, against the best opponent), with
+  the point margin as a tie-break: on the last hole only finishing ahead of the leader counts, so a player far
+  ahead takes no risk and one far behind takes every chance. Before the last hole the game totals do not change
+  which action is best for the point difference, so they do not enter. (With 1 or 0 the totals never enter: a
+  tournament's points per game are the sum of the deals' points.)
+
+oracle
+------
+``oracle`` runs the same search on the one true world: it is given the real face-down cards, the real stock order
+and the deal stream (the simulator passes them to agents registered with ``sees_hidden``, see
+:mod:`golfsim.worlds`), so every rollout is the deal's real future with the rollout policy playing. It is a research
+reference for the value of hidden information, never part of a default pool, and its label says that it sees hidden
+cards. The batch simulator and the step API (:func:`golfsim.env.play_game`) give it the true state; called with a
+plain ``pub`` it returns -1, an illegal action, rather than play blind.
+
+Parameters (both agents)
+------------------------
+samples : float, default 64 (mc) / 1 (oracle)
+    Worlds per decision (the number of rollouts of the last candidates standing). With a deterministic rollout
+    policy the oracle needs one.
+rollout : float, default 0
+    Policy of every seat in rollouts: 0 ev (default parameters), 1 greedy, 2 random.
+objective : float, default 1
+    0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
+horizon : float, default 0
+    Turns a rollout plays before ev's valuation takes over; 0 plays to the end of the deal.
+confidence : float, default 2 (mc) / 0 (oracle)
+    Standard errors by which an action must beat ev's choice to be played instead.
+halving : float, default 2
+    Rounds of successive halving: the worse half of the candidates stops after ``samples / 2**r`` worlds for each
+    ``r`` from ``halving`` down to 1; 0 gives every candidate every world.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentSpec, Param, register
+from agents.common import opening_flip
+from agents.expected_value import PARAMS as EV_PARAMS
+from agents.expected_value import bonus_value, column_value, counting, ev_act
+from agents.greedy import PARAMS as GREEDY_PARAMS
+from agents.greedy import greedy_act
+from agents.random_agent import random_act
+from golfsim.engine import apply_action, is_legal, score_cards
+from golfsim.jit import hot, leaf
+from golfsim.rng import mix64, next_u64
+from golfsim.rules import (
+    CURRENT,
+    DONE,
+    HOLE,
+    NUM_ACTIONS,
+    OPEN,
+    PHASE,
+    R_FOUR_BONUS,
+    R_HOLES,
+    R_OFF_TOTALS,
+    R_OFF_VIEW,
+    R_PLAYERS,
+    TURN,
+)
+from golfsim.worlds import (
+    MAX_CARDS,
+    MAX_HID_SIZE,
+    MAX_PUB_SIZE,
+    copy_state,
+    determinize,
+    has_sight,
+    read_sight,
+    stack_float64,
+    stack_int16,
+    stack_like,
+    stack_uint64,
+)
+
+SAMPLES, ROLLOUT, OBJECTIVE, HORIZON, CONFIDENCE, HALVING = range(6)
+ROLLOUT_EV, ROLLOUT_GREEDY, ROLLOUT_RANDOM = 0, 1, 2
+
+
+def _params(samples: float, confidence: float) -> tuple[Param, ...]:
+    return (
+        Param("samples", samples, "sampled worlds per decision (rollouts of the last candidates standing)"),
+        Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random"),
+        Param("objective", 1.0, "0 own deal score; 1 own minus the opponents' mean; 2 as 1, but on the last hole "
+                                "of the game: lose 1, tie 0.5, win 0 on game totals"),
+        Param("horizon", 0.0, "turns a rollout plays before ev's valuation takes over; 0 to the end of the deal"),
+        Param("confidence", confidence, "standard errors by which an action must beat ev's choice to replace it"),
+        Param("halving", 2.0, "rounds of successive halving (cuts after 1/2, 1/4, ... of the worlds); 0: none"),
+    )
+
+
+MC_PARAMS = _params(64.0, 2.0)
+ORACLE_PARAMS = _params(1.0, 0.0)
+MAX_PLAYERS_RNG = 16
+_EV_DEFAULTS = tuple(p.default for p in EV_PARAMS)
+_GREEDY_DEFAULTS = tuple(p.default for p in GREEDY_PARAMS)
+MARGIN_TIE_BREAK = 1e-4
+_WORLD_PURPOSE = np.uint64(0x5851F42D4C957F2D)
+
+
+# ---------------------------------------------------------------- one rollout
+@leaf
+def _rollout_action(pub, rules, policy_params, roll_rng, q, policy):
+    if policy == ROLLOUT_GREEDY:
+        return greedy_act(pub, rules, policy_params, roll_rng, q)
+    if policy == ROLLOUT_RANDOM:
+        return random_act(pub, rules, policy_params, roll_rng, q)
+    return ev_act(pub, rules, policy_params, roll_rng, q)
+
+
+@leaf
+def layout_estimate(pub, rules, ev_params, q):
+    """ev's value of player ``q``'s layout: its expected final score from public information."""
+    base = rules[R_OFF_VIEW] + 6 * q
+    mu, hh, inv_u, nd, w = counting(pub, rules, ev_params, q)
+    total = 0.0
+    for c in range(3):
+        total += column_value(pub, rules, pub[base + c], pub[base + c + 3], mu, hh, inv_u, nd, w)
+    if rules[R_FOUR_BONUS] != 0:
+        total += bonus_value(pub, rules, base, -1, 0, inv_u, nd, w)
+    return total
+
+
+@hot
+def outcome(pub, hid, rules, ev_params, player, objective):
+    """The objective (lower is better, see the module docstring) of the deal in ``pub``/``hid`` for ``player``:
+    exact when it is over, ev's valuation of every layout when a rollout was cut at its horizon."""
+    players = rules[R_PLAYERS]
+    done = pub[PHASE] == DONE
+    last_hole = objective == 2 and pub[HOLE] == rules[R_HOLES] - 1
+    ot = rules[R_OFF_TOTALS]
+    own = 0.0
+    others = 0.0
+    best_other = 1e18
+    for q in range(players):
+        s = float(score_cards(hid, 6 * q, rules)) if done else layout_estimate(pub, rules, ev_params, q)
+        if last_hole:
+            s += pub[ot + q]
+        if q == player:
+            own = s
+        else:
+            others += s
+            if s < best_other:
+                best_other = s
+    if objective == 0:
+        return own
+    if last_hole:  # lost 1, tied 0.5, won 0; the point margin only breaks ties between equal chances
+        lost = 1.0 if own > best_other else 0.5 if own == best_other else 0.0
+        return lost + MARGIN_TIE_BREAK * (own - best_other)
+    return own - others / (players - 1)
+
+
+@hot
+def play_out(pub, hid, rules, deal_rng, policy, policy_params, roll_rng, horizon):
+    """Play the deal in ``pub``/``hid`` forward with ``policy`` in every seat until it ends or, with ``horizon`` >
+    0, until that many more turns have begun; the arrays are changed in place."""
+    stop = pub[TURN] + horizon
+    while pub[PHASE] != DONE and (horizon <= 0 or pub[TURN] < stop):
+        q = np.int64(pub[CURRENT])
+        a = _rollout_action(pub, rules, policy_params, roll_rng, q, policy)
+        if not is_legal(pub, rules, a):
+            return
+        apply_action(pub, hid, rules, deal_rng, a)
+
+
+# ---------------------------------------------------------------- the search
+@leaf
+def _drop_worse_half(sums, alive, actions, n_actions, keep_index):
+    """Stop the worse half of the live candidates (highest sums), never ``keep_index``; at least two stay."""
+    live = 0
+    for i in range(n_actions):
+        if alive[i] != 0:
+            live += 1
+    target = max(2, (live + 1) // 2)
+    while live > target:
+        worst = -1
+        worst_v = -1e300
+        for i in range(n_actions):
+            if alive[i] != 0 and i != keep_index and sums[i] > worst_v:
+                worst_v = sums[i]
+                worst = i
+        if worst < 0:
+            return
+        alive[worst] = 0
+        live -= 1
+
+
+@hot
+def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, roll_hid, pool,
+           actions, alive, sums, diff_sums, diff_squares, values, roll_rng, ev_params, policy_params, world_rng):
+    """One decision of mc (``sighted`` false) or the oracle (true). The arrays after ``sighted`` are scratch."""
+    if pub[PHASE] == OPEN:
+        return opening_flip(pub, rules, player)
+    n_actions = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            actions[n_actions] = a
+            n_actions += 1
+    for i in range(len(_EV_DEFAULTS)):
+        ev_params[i] = _EV_DEFAULTS[i]
+    baseline = ev_act(pub, rules, ev_params, agent_rng, player)
+    if n_actions == 1:
+        return actions[0]
+    policy = np.int64(params[ROLLOUT])
+    if policy == ROLLOUT_GREEDY:
+        for i in range(len(_GREEDY_DEFAULTS)):
+            policy_params[i] = _GREEDY_DEFAULTS[i]
+    else:
+        for i in range(len(_EV_DEFAULTS)):
+            policy_params[i] = _EV_DEFAULTS[i]
+    samples = max(1, np.int64(params[SAMPLES]))
+    objective = np.int64(params[OBJECTIVE])
+    horizon = np.int64(params[HORIZON])
+    z = params[CONFIDENCE]
+    rounds = np.int64(params[HALVING]) if n_actions > 2 else 0
+    players = rules[R_PLAYERS]
+    keep = -1
+    for i in range(n_actions):
+        alive[i] = 1
+        sums[i] = 0.0
+        diff_sums[i] = 0.0
+        diff_squares[i] = 0.0
+        if actions[i] == baseline:
+            keep = i
+    # the agent's own stream: agent_rng[player] when every seat's stream is passed, agent_rng[0] when only its own
+    stream = player if agent_rng.shape[0] > player else 0
+    if keep < 0:  # never expected: ev always answers legally
+        keep = 0
+        baseline = actions[0]
+    true_state = np.uint64(0)
+    if sighted:
+        read_sight(pub, rules, world_hid, world_rng)
+        true_state = world_rng[0]
+    for j in range(samples):
+        seed = next_u64(agent_rng, stream)
+        if not sighted:
+            world_rng[0] = seed
+            determinize(pub, rules, world_rng, 0, world_hid, pool)
+        for i in range(n_actions):
+            if alive[i] == 0:
+                continue
+            copy_state(pub, world_hid, rules, roll_pub, roll_hid)
+            world_rng[0] = true_state if sighted else mix64(seed ^ _WORLD_PURPOSE)
+            for q in range(players):
+                roll_rng[q] = mix64(seed + np.uint64(q + 1))
+            apply_action(roll_pub, roll_hid, rules, world_rng, actions[i])
+            play_out(roll_pub, roll_hid, rules, world_rng, policy, policy_params, roll_rng, horizon)
+            values[i] = outcome(roll_pub, roll_hid, rules, ev_params, player, objective)
+        for i in range(n_actions):
+            if alive[i] != 0:
+                sums[i] += values[i]
+                d = values[i] - values[keep]
+                diff_sums[i] += d
+                diff_squares[i] += d * d
+        done = j + 1
+        for r in range(1, rounds + 1):
+            if done == samples >> r:
+                _drop_worse_half(sums, alive, actions, n_actions, keep)
+    best = keep
+    for i in range(n_actions):
+        if alive[i] != 0 and sums[i] < sums[best]:
+            best = i
+    if best == keep:
+        return baseline
+    n = samples
+    mean = diff_sums[best] / n
+    if z > 0.0:
+        if n < 2:
+            return baseline
+        var = (diff_squares[best] - n * mean * mean) / (n - 1)
+        se = np.sqrt(max(var, 0.0) / n)
+        if not mean < -z * se:
+            return baseline
+    return actions[best]
+
+
+@hot
+def _act(pub, rules, params, agent_rng, player, sighted):
+    """The search with its scratch arrays on this call's stack: nothing is allocated."""
+    return search(pub, rules, params, agent_rng, player, sighted,
+                  stack_int16(MAX_HID_SIZE), stack_like(pub, MAX_PUB_SIZE), stack_int16(MAX_HID_SIZE),
+                  stack_int16(MAX_CARDS), stack_int16(NUM_ACTIONS),
+                  stack_int16(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS),
+                  stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_uint64(MAX_PLAYERS_RNG),
+                  stack_float64(8), stack_float64(8), stack_uint64(1))
+
+
+@hot
+def mc_act(pub, rules, params, agent_rng, player):
+    """Decision of ``mc`` (see the module docstring)."""
+    return _act(pub, rules, params, agent_rng, player, False)
+
+
+@hot
+def oracle_act(pub, rules, params, agent_rng, player):
+    """Decision of ``oracle``: -1 (illegal) unless ``pub`` carries the true state (:mod:`golfsim.worlds`)."""
+    if not has_sight(pub, rules):
+        return -1
+    return _act(pub, rules, params, agent_rng, player, True)
+
+
+def register_search_agents() -> None:
+    """Register ``mc`` and ``oracle`` (compiled on first use, like any agent called by pointer)."""
+    register(AgentSpec("mc", "determinized Monte Carlo: rolls every candidate out in the same sampled worlds "
+                             "(ev in every seat) and plays the best when it clearly beats ev's choice",
+                       params=MC_PARAMS, function=mc_act))
+    register(AgentSpec("oracle", "SEES HIDDEN CARDS (research reference): mc's search on the true face-down cards "
+                                 "and stock order",
+                       params=ORACLE_PARAMS, function=oracle_act, sees_hidden=True))
