@@ -66,7 +66,7 @@ def play(rules: Rules, deck, hole: int, game: int, stop: int | None = None) -> l
     """Play one deal from ``deck`` with a mixed table of built-ins; the steps up to decision ``stop`` (or all)."""
     packed = rules.pack()
     players = rules.players
-    pub, hid, deal_rng, agent_rng, totals, _ = work_arrays(packed)  # the arrays the batch kernel plays on
+    pub, hid, deal_rng, agent_rng, totals = work_arrays(packed)[:5]  # the arrays the batch kernel plays on
     deal_rng[0] = deal_state(SEED, game, hole)  # shuffles recycled stock
     deal_from_deck(pub, hid, packed, deal_rng, np.asarray(deck, dtype=hid.dtype), hole, hole % players, totals)
     agent_rng[:] = [agent_state(SEED, game, p) for p in range(players)]

@@ -179,7 +179,7 @@ def play_case(case: Case) -> str:
     players = rules.players
     read = _Reader(packed, players)
     choices = [parse_agent(a) for a in case.agents]
-    pub, hid, deal_rng, agent_rng, totals, scores = work_arrays(packed)  # as the batch kernel allocates them
+    pub, hid, deal_rng, agent_rng, totals, scores = work_arrays(packed)[:6]  # as the batch kernel allocates them
     agent_rng[:] = [agent_state(case.seed, case.game, p) for p in range(players)]
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     lines = [
