@@ -37,12 +37,42 @@ def step_api_per_decision(agent: str = "ev", decisions: int = 20_000, seed: int 
     return {"agent": agent, "decisions": done, "decide_and_step_us": both * 1e6, "decide_us": alone * 1e6}
 
 
+def tournament_with_and_without_log(games: int = 20_000, agents: str = "ev,greedy", threads: int | None = None,
+                                    path: str = "decisions.parquet") -> dict:
+    """Seconds of the same tournament unlogged and logged (each after a warm-up), the log's bytes per decision and
+    this process's peak resident memory."""
+    import os
+    import resource
+
+    from golfsim.tournament import run_tournament, split_agents
+    from golfsim.trace import read_log
+
+    pool = split_agents(agents)
+    run_tournament(pool, Rules(), 20, 0, threads=threads)
+    run_tournament(pool, Rules(), 20, 0, threads=threads, log=path)
+    start = time.perf_counter()
+    run_tournament(pool, Rules(), games, 0, threads=threads)
+    plain = time.perf_counter() - start
+    start = time.perf_counter()
+    run_tournament(pool, Rules(), games, 0, threads=threads, log=path)
+    logged = time.perf_counter() - start
+    log = read_log(path)
+    decisions = log.meta["rows"] - log.meta["deal_sets"] * len(log.meta["seatings"]) * log.rules.holes
+    return {"games": games * len(pool), "unlogged_s": plain, "logged_s": logged, "speed_ratio": plain / logged,
+            "decisions": decisions, "bytes_per_decision": os.path.getsize(path) / decisions,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
 def main(argv: list[str]) -> None:
     what = argv[0] if argv else "step"
     if what == "step":
         for agent in ("random", "greedy", "pair-builder", "ev"):
             r = step_api_per_decision(agent)
             print(f"{agent:13s} decide+step {r['decide_and_step_us']:6.1f} us   decide {r['decide_us']:5.1f} us")
+    elif what == "log":
+        games = int(argv[1]) if len(argv) > 1 else 20_000
+        r = tournament_with_and_without_log(games)
+        print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" for k, v in r.items()))
     else:
         raise SystemExit(f"unknown benchmark {what!r}; choose step or log")
 

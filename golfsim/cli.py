@@ -233,6 +233,8 @@ def tournament(
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Directory for the tables (CSV, JSON), plots and config.json.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    log: Annotated[Path | None, typer.Option(
+        "--log", help="Also write every decision and deal end to this Parquet file (see 'golfsim replay').")] = None,
 ):
     """Play a duplicate-deal tournament: rotated seats, identical cards, standings with intervals and ratings.
 
@@ -247,7 +249,9 @@ def tournament(
                        twos_pair, four_of_a_kind_bonus, holes, turn_cap)
     result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
                             seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
-                            progress=not quiet)
+                            progress=not quiet, log=log)
+    if log is not None:
+        err.print(f"wrote the decision log {log}", highlight=False)
     if result.partial:
         err.print(f"[bold yellow]interrupted:[/] keeping {result.deal_sets:,} of {games:,} complete deal sets "
                   f"({result.games_played:,} games); the result is marked partial", highlight=False)
