@@ -333,6 +333,24 @@ def experiment(
                   soft_wrap=True)
 
 
+# ---------------------------------------------------------------- replay
+@app.command()
+@clear_errors
+def replay(
+    log: Annotated[Path, typer.Argument(help="A decision log (tournament --log) or a game saved by 'golfsim play'.")],
+    game: Annotated[int, typer.Option(help="The game's number in the log (column 'game').")] = 0,
+    hole: Annotated[int | None, typer.Option(
+        help="A hole, from 0: show its deal move by move. Without it: the game's scorecard.")] = None,
+):
+    """Show a logged game: its scorecard, or one deal move by move with every layout."""
+    from golfsim.replay import deal_lines, scorecard_lines
+    from golfsim.trace import read_log
+
+    opened = read_log(log)
+    lines = scorecard_lines(opened, game) if hole is None else deal_lines(opened, game, hole)
+    print("\n".join(lines))
+
+
 # ---------------------------------------------------------------- cache
 @app.command("cache-clear")
 def cache_clear():
