@@ -333,6 +333,43 @@ def experiment(
                   soft_wrap=True)
 
 
+# ---------------------------------------------------------------- play
+@app.command()
+@clear_errors
+def play(
+    opponents: Annotated[str, typer.Option(help="The bots at the table with you, comma-separated.")] = "ev",
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals (default: a new one, printed).")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Where to save the game log (default: golfsim-game-SEED.parquet here).")] = None,
+    decks: Decks = "auto",
+    jokers: Jokers = "none",
+    opening_flips: OpeningFlips = "any",
+    reveal_instead_of_draw: Reveal = False,
+    discard_and_flip: DiscardFlip = "off",
+    end: End = "immediate",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    holes: Holes = 9,
+    turn_cap: TurnCap = 1000,
+):
+    """Play six-card Golf against the bots in this terminal; the game is saved for 'golfsim replay'."""
+    import secrets
+
+    from agents.base import parse_agent
+    from golfsim import play as table
+
+    names = [o.strip() for o in opponents.split(",") if o.strip()]
+    if not names:
+        raise ValueError("give at least one opponent, e.g. --opponents ev,greedy")
+    for name in names:
+        parse_agent(name)
+    rules = make_rules(len(names) + 1, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
+                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
+    raise typer.Exit(table.main(names, rules, seed, path))
+
+
 # ---------------------------------------------------------------- replay
 @app.command()
 @clear_errors
