@@ -138,7 +138,8 @@ class Event:
         return f"{who(self.player)} {text}"
 
 
-def _position(action: int) -> int:
+def action_position(action: int) -> int:
+    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass."""
     if action < DRAW_STOCK:
         return action
     if REVEAL <= action < PLACE_DRAWN:
@@ -201,6 +202,18 @@ class Game:
         self._deal_events = 0
         self._started = False
         self._totals_before = np.zeros(self.rules.players, dtype=np.int32)
+
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (cards, streams, scores; the history is shared up to now),
+        for looking ahead: playing on the copy leaves this game unchanged."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before"):
+            setattr(other, name, getattr(self, name).copy())
+        other._hole_scores = [list(row) for row in self._hole_scores]
+        other._hole_numbers = list(self._hole_numbers)
+        other._events = list(self._events)
+        return other
 
     # ---------------------------------------------------------------- holes
     def start_hole(self, hole: int | None = None, *, deck: Sequence | None = None,
@@ -414,7 +427,7 @@ class Game:
         a = int(action)
         p = int(pub[CURRENT])
         phase = int(pub[PHASE])
-        k = _position(a)
+        k = action_position(a)
         card = discarded = -1
         if phase == START:
             if a < DRAW_STOCK:
@@ -591,4 +604,4 @@ def observe(game, player: int) -> dict:
     }
 
 
-__all__ = ["END_REASONS", "CompiledAgent", "Event", "Game", "PythonAgent", "make_agents", "observe"]
+__all__ = ["END_REASONS", "action_position", "CompiledAgent", "Event", "Game", "PythonAgent", "make_agents", "observe"]
