@@ -367,6 +367,8 @@ def play(
                        twos_pair, four_of_a_kind_bonus, holes, turn_cap)
     seed = secrets.randbelow(2**31) if seed is None else seed
     path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot save the game to {path}: the directory {path.parent} does not exist")
     raise typer.Exit(table.main(names, rules, seed, path))
 
 

@@ -90,9 +90,8 @@ class LogError(ValueError):
     """A file that is not a readable golfsim decision log, or a game or hole that is not in it."""
 
 
-def schema(players: int, labels: Sequence[str]) -> pa.Schema:
+def schema(players: int) -> pa.Schema:
     """The Arrow schema of a log of ``players``-seat games (see the module docstring)."""
-    del labels  # the agent dictionary grows with the file; its values are not part of the type
     small = pa.dictionary(pa.int8(), pa.string())
     fields = [("game", pa.int32()), ("deal_set", pa.int32()), ("table", pa.int16()), ("seat_order", pa.int16()),
               ("hole", pa.int16()), ("turn", pa.int16()), ("kind", small), ("seat", pa.int8()),
@@ -137,7 +136,7 @@ def records_to_batch(rec: np.ndarray, games: np.ndarray, deal_sets: np.ndarray, 
     columns += [col(VIEW0 + k, end) for k in range(6)]
     columns += [col(WENT_OUT_COL, dec), _dictionary(rec[REASON_COL], END_REASONS, dec, int8)]
     columns += [pa.array(scores[p], mask=dec, type=pa.int16()) for p in range(players)]
-    return pa.RecordBatch.from_arrays(columns, schema=schema(players, labels))
+    return pa.RecordBatch.from_arrays(columns, schema=schema(players))
 
 
 class DecisionLog:
@@ -161,7 +160,7 @@ class DecisionLog:
         self.deal_sets = 0
         self.rows = 0
         try:
-            self._writer = pq.ParquetWriter(self.path, schema(rules.players, ()), compression="zstd",
+            self._writer = pq.ParquetWriter(self.path, schema(rules.players), compression="zstd",
                                             compression_level=3, use_dictionary=True,
                                             write_statistics=["game", "deal_set", "hole", "kind"])
         except OSError as err:

@@ -98,8 +98,9 @@ def test_too_small_or_no_terminal_or_unknown_opponent_is_one_line_and_exit_2(tmp
     child.close()
     assert child.exitstatus == 2 and "the terminal is 40x10; golfsim play needs at least" in child.before
     for args, message in ((["--opponents", "ev"], "needs an interactive terminal"),
-                          (["--opponents", "ev,nobody"], "unknown agent 'nobody'")):
-        done = subprocess.run([sys.executable, "-m", "golfsim", "play", *args], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=300, cwd=tmp_path)
+                          (["--opponents", "ev,nobody"], "unknown agent 'nobody'"),
+                          (["--save", tmp_path / "no" / "g.parquet"], "the directory")):
+        done = subprocess.run([sys.executable, "-m", "golfsim", "play", *map(str, args)], capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=300, cwd=tmp_path)
         assert done.returncode == 2 and message in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
