@@ -148,3 +148,22 @@ def test_tournament_log_from_the_command_line(tmp_path):
                          capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "cannot write the decision log" in bad.stderr
+
+
+def test_an_interrupted_logged_tournament_leaves_a_readable_log_marked_partial(tmp_path):
+    path = tmp_path / "t.parquet"
+    calls = []
+
+    def stop_after_the_first_block(done, total):
+        calls.append(done)
+        if len(calls) == 3:  # both seat orders of the first block and one of the second played
+            raise KeyboardInterrupt
+
+    result = run_tournament(["greedy", "random"], Rules(holes=1), games=40, seed=1, batch_size=10,
+                            progress=stop_after_the_first_block, log=path)
+    assert result.partial and result.deal_sets == 10
+    log = read_log(path)
+    assert log.meta["partial"] is True
+    ends = log.frame(filters=[("kind", "=", "deal_end")])
+    played = ends.groupby("seat_order")["deal_set"].apply(sorted).to_dict()
+    assert played == {0: list(range(20)), 1: list(range(10))}  # everything played is logged
