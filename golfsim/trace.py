@@ -36,7 +36,8 @@ score_0..P-1   int16             deal end: each seat's score for the deal (null 
 
 Cards are rank codes: 0 joker, 1 ace, 2..10, 11 jack, 12 queen, 13 king. The file's key-value metadata
 ``golfsim.decision_log`` holds JSON: format version, the rules, the deal seed, the number of deal sets and, per
-seat order, the table, the seat labels and the agent seed; ``partial`` is true for a run stopped early.
+seat order, the table, the seat labels and the agent seed; ``partial`` is true for a run stopped early (the log then
+holds every game that was played, including deal sets that not every seat order completed).
 """
 
 from __future__ import annotations
