@@ -108,6 +108,20 @@ def test_a_python_agent_gets_its_own_seed_every_game():
     assert all(0 <= s < 2**64 for s in seeds)
 
 
+def test_a_compiled_agent_also_plays_from_observation_dicts():
+    rules = Rules(players=3)
+    g = Game(rules, seed=4)
+    g.start_hole()
+    bot = CompiledAgent("greedy", rules)
+    for _ in range(30):
+        p = g.current_player
+        bot.reset(4, 0, p)
+        direct = bot.act(g, p)
+        bot.reset(4, 0, p)
+        assert bot(golfsim.game.observe(g, p)) == direct
+        g.step(direct)
+
+
 def test_seat_objects_name_their_agents():
     rules = Rules()
     assert CompiledAgent("pair-builder:keep_threshold=8", rules).label == "pair-builder:keep_threshold=8"
