@@ -192,7 +192,10 @@ class DecisionLog:
     def _write_later(self, make_batch) -> None:
         """Queue ``make_batch()`` (returning a record batch) for the writer thread."""
         while len(self._pending) >= MAX_PENDING:
-            self._pending.pop(0).result()
+            try:
+                self._pending.pop(0).result()
+            except OSError as err:
+                raise ValueError(f"cannot write the decision log {self.path}: {err.strerror or err}") from None
         self._pending.append(self._writer_thread.submit(lambda: self.write(make_batch())))
 
     def _drain(self) -> None:
@@ -290,6 +293,9 @@ class DecisionLog:
         self._closed = True
         try:
             self._drain()
+        except OSError as err:
+            self._writer.close()
+            raise ValueError(f"cannot write the decision log {self.path}: {err.strerror or err}") from None
         finally:
             self._writer_thread.shutdown(wait=True)
         meta = {"format": "golfsim decision log", "version": FORMAT_VERSION, "rules": self.rules.to_dict(),
