@@ -15,18 +15,23 @@ from agents.base import (
     register_compiled_agent,
     register_python_agent,
 )
-from agents.dispatch import EV_ID, GREEDY_ID, PAIR_BUILDER_ID, RANDOM_ID
+from agents.dispatch import GREEDY_ID, RANDOM_ID
 from agents.expected_value import PARAMS as _EV_PARAMS
+from agents.expected_value import ev_act as _ev_act
+from agents.expected_value import ev_variant as _ev_variant
 from agents.greedy import PARAMS as _GREEDY_PARAMS
 from agents.pair_builder import PARAMS as _PAIR_BUILDER_PARAMS
+from agents.pair_builder import pair_builder_act as _pair_builder_act
 
+# random and greedy are inlined into the kernels by id; every other agent is registered like a user's
 register(AgentSpec("random", "every legal action equally likely; the floor", builtin_id=RANDOM_ID))
 register(AgentSpec("greedy", "puts each card where it lowers its estimated score the most right now",
                    params=_GREEDY_PARAMS, builtin_id=GREEDY_ID))
-register(AgentSpec("ev", "card counting: values every action by the expected score it leaves, pairs to come "
-                         "included; counts before going out", params=_EV_PARAMS, builtin_id=EV_ID))
-register(AgentSpec("pair-builder", "builds vertical pairs first, keeps high cards whose match may come, then "
-                                   "lowers singles", params=_PAIR_BUILDER_PARAMS, builtin_id=PAIR_BUILDER_ID))
+register_compiled_agent("ev", "card counting: values every action by the expected score it leaves, pairs to come "
+                              "included; counts before going out", _ev_act, params=_EV_PARAMS,
+                        variant_for=_ev_variant)
+register_compiled_agent("pair-builder", "builds vertical pairs first, keeps high cards whose match may come, then "
+                                        "lowers singles", _pair_builder_act, params=_PAIR_BUILDER_PARAMS)
 
 __all__ = [
     "AGENT_SIGNATURE",

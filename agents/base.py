@@ -4,18 +4,27 @@ A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
 
     act(pub, rules, params, agent_rng, player) -> action
 
-- ``pub`` (int16 array): the public state described in :mod:`golfsim.rules` -- every face-up card, the whole
+- ``pub`` (int32 array): the public state described in :mod:`golfsim.kernel_spec` -- every face-up card, the whole
   discard pile, stock size, counts of each rank never seen (``unseen``) and of the known stock after a recycle
   (``stock_known``), game totals before this hole, and ``HELD``, the stock card the player just drew.
   It never contains a face-down card or the stock order: those live in ``hid``, which agents are not given.
 - ``rules`` (int32 array): ``Rules.pack()``, so an agent can play every variant (points, decks, end mode, ...).
 - ``params`` (float64 array of ``MAX_PARAMS``): the agent's parameter vector; a sweep changes it without recompiling.
-- ``agent_rng`` (uint64 array, one stream per seat): the agent's own randomness, never the deal's;
-  draw with ``rand_below(agent_rng, player, n)``.
+- ``agent_rng`` (uint64 array of length 1): the agent's own random stream, never the deal's and never another
+  seat's; draw with ``rand_below(agent_rng, n)`` or ``rand_uniform(agent_rng)``.
 - ``player``: the seat to move (``pub[CURRENT]``).
 
-It returns one action id (:mod:`golfsim.rules`) that must be legal (``golfsim.engine.is_legal``);
+It returns one action id (:mod:`golfsim.kernel_spec`) that must be legal (``golfsim.engine.is_legal``);
 the simulator stops with an error naming the agent and the move otherwise.
+
+Registration
+------------
+Every agent the simulator calls through a function pointer -- ``ev``, ``pair-builder`` and every user agent -- is
+registered the same way, with :func:`register_compiled_agent`. Only ``random`` and ``greedy``, whose decisions cost
+a few tens of nanoseconds, are registered with a ``builtin_id`` and inlined into the kernels
+(:mod:`agents.dispatch`). An agent that compiles different code for different rules (ev values the
+``four_of_a_kind_bonus`` apart) passes ``variant_for``, a function of the packed rules that returns the compiled
+variant to use (see :func:`register_compiled_agent`).
 
 A plain-Python agent is any callable ``policy(observation) -> action`` where ``observation`` is the dict made by
 ``GolfEnv.observe`` (it holds ``"action_mask"``); it plays through the step API (:mod:`golfsim.env`).
@@ -28,32 +37,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import types
+from numba import config, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from golfsim.jit import hot
+from golfsim.jit import leaf
 from golfsim.rng import below, uniform
 
 MAX_PARAMS = 8
 USER_AGENT_BASE = 100
+BUILT_IN_AGENTS = ("random", "greedy", "ev", "pair-builder")
+"""The agents golfsim ships (``AgentSpec.built_in``); only random and greedy have a ``builtin_id``."""
 
 AGENT_SIGNATURE = types.int64(
-    types.int16[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
+    types.int32[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
 )
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
-@hot
-def rand_below(agent_rng, player, n):
-    """A uniform integer in ``[0, n)`` from the agent stream of ``player``."""
-    return below(agent_rng, player, n)
+@leaf
+def rand_below(agent_rng, n):
+    """A uniform integer in ``[0, n)`` from the agent's own stream ``agent_rng[0]``."""
+    return below(agent_rng, 0, n)
 
 
-@hot
-def rand_uniform(agent_rng, player):
-    """A uniform float in ``[0, 1)`` from the agent stream of ``player``."""
-    return uniform(agent_rng, player)
+@leaf
+def rand_uniform(agent_rng):
+    """A uniform float in ``[0, 1)`` from the agent's own stream ``agent_rng[0]``."""
+    return uniform(agent_rng, 0)
 
 
 @dataclass(frozen=True)
@@ -69,9 +80,10 @@ class Param:
 class AgentSpec:
     """A registered agent.
 
-    Exactly one of ``builtin_id`` (a compiled built-in dispatched by id), ``function`` (a user's compiled
-    first-class function with ``AGENT_SIGNATURE``) or ``python`` (a factory ``(params: dict) -> policy`` for the
-    step API) is set.
+    Exactly one of ``builtin_id`` (random or greedy, inlined into the kernels by id), ``function`` (a compiled
+    agent called through a function pointer, see :func:`register_compiled_agent`) or ``python`` (a factory
+    ``(params: dict) -> policy`` for the step API) is set. ``variant_for`` (only with ``function``) picks a
+    compiled variant for given packed rules.
     """
 
     name: str
@@ -80,6 +92,12 @@ class AgentSpec:
     builtin_id: int | None = None
     function: object = None
     python: Callable | None = None
+    variant_for: Callable | None = None
+
+    @property
+    def built_in(self) -> bool:
+        """True for the agents golfsim ships (:data:`BUILT_IN_AGENTS`), however they are dispatched."""
+        return self.name in BUILT_IN_AGENTS
 
     @property
     def compiled(self) -> bool:
@@ -134,29 +152,47 @@ def register(spec: AgentSpec) -> AgentSpec:
         raise ValueError(f"agent {spec.name!r} has {len(spec.params)} parameters; at most {MAX_PARAMS} are allowed")
     if sum(x is not None for x in (spec.builtin_id, spec.function, spec.python)) != 1:
         raise ValueError(f"agent {spec.name!r} needs exactly one of builtin_id, function or python")
+    if spec.variant_for is not None and spec.function is None:
+        raise ValueError(f"agent {spec.name!r}: variant_for picks among compiled functions; give function too")
     REGISTRY[spec.name] = spec
     return spec
 
 
-def register_compiled_agent(name: str, description: str, function, params=()) -> AgentSpec:
-    """Register a user's compiled agent so it plays at full speed in the batch simulator.
+def register_compiled_agent(name: str, description: str, function, params=(), *, variant_for=None) -> AgentSpec:
+    """Register a compiled agent so it plays at full speed in the batch simulator (ev and pair-builder are
+    registered this way too).
 
     Parameters
     ----------
     name, description : str
         How the agent is named on the command line and described by ``golfsim agents``.
     function : numba dispatcher
-        Compiled with ``@njit(AGENT_SIGNATURE, cache=True)``.
+        The decision function ``act(pub, rules, params, agent_rng, player) -> action``, compiled with
+        ``@njit(AGENT_SIGNATURE, cache=True)``, or with ``@njit(cache=True)`` and no signature, in which case it is
+        compiled for ``AGENT_SIGNATURE`` when it first plays. With ``NUMBA_DISABLE_JIT=1`` it is a plain function.
     params : sequence of Param
         Documented parameters with defaults, read from ``params[i]`` in the order given.
+    variant_for : callable, optional
+        ``variant_for(rules) -> function``: the compiled function to play under the packed rules ``rules``
+        (``Rules.pack()``, indices in :mod:`golfsim.kernel_spec`), for an agent that compiles separate code for
+        some rule options. Each variant follows the same rules as ``function``, which plays when there is no hook.
+        ev uses it to compile its ``four_of_a_kind_bonus`` valuation only for rules that have the bonus.
     """
+    _check_compiled(name, function)
+    return register(AgentSpec(name, description, tuple(params), function=function, variant_for=variant_for))
+
+
+def _check_compiled(name: str, function) -> None:
+    if not callable(function):
+        raise ValueError(f"agent {name!r}: function must be a compiled decision function, got {function!r}")
     sigs = getattr(function, "signatures", None)
-    if not sigs or tuple(sigs[0]) != tuple(AGENT_SIGNATURE.args):
+    if sigs and tuple(sigs[0]) != tuple(AGENT_SIGNATURE.args):
         raise ValueError(
-            f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE) from agents.base so the "
-            "simulator can call it"
+            f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE) from agents.base (or with no "
+            "signature) so the simulator can call it"
         )
-    return register(AgentSpec(name, description, tuple(params), function=function))
+    if not hasattr(function, "py_func") and not config.DISABLE_JIT:
+        raise ValueError(f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE, cache=True)")
 
 
 def register_python_agent(name: str, description: str, factory: Callable, params=()) -> AgentSpec:

@@ -16,7 +16,7 @@ import numpy as np
 
 from golfsim.engine import face_down_count, is_legal
 from golfsim.jit import hot, leaf
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     ENDER,
     FLIP,
     FLIP_PHASE,

@@ -78,6 +78,10 @@ watch_discard : float, default 0.25
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
+
 from agents.base import Param
 from agents.common import (
     STALL_HIDDEN,
@@ -90,7 +94,7 @@ from agents.common import (
 )
 from golfsim.engine import column_score, face_down_count, top_discard
 from golfsim.jit import hot, leaf
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     DRAW_STOCK,
     ENDER,
     FINAL_LEFT,
@@ -136,6 +140,26 @@ NUM_RANKS = 14
 TWO = 2
 BIG = 1e9
 STALL = STALL_HIDDEN
+
+DecisionContext = namedtuple("DecisionContext", "mu hh inv_u nd w c0 c1 c2 now stall last limit fin_rest blind_out")
+DecisionContext.__doc__ = """What every valuation of one decision starts from (:func:`decision_context`).
+
+- ``mu``, ``hh``, ``inv_u``, ``nd``, ``w`` (:func:`counting`): mean points of an unseen card, expected value of a
+  column of two face-down cards, ``1 / U``, expected draws per stock card of a rank, and the pair weight in force;
+- ``c0``, ``c1``, ``c2``: the values of the player's three columns, and ``now``, the layout's value;
+- ``stall``: the bonus for covering a face-down card (non-zero once the deal has :func:`~agents.common.stalled`);
+- ``last``: the position of the one face-down card left (int, -1 when there are more or none); then ``limit``
+  (:func:`out_limit`), the highest final score allowed when going out, ``fin_rest``, the final score of the other
+  two columns, and ``blind_out``, the value of exposing the last card blind (``BIG`` when not allowed).
+"""
+
+NO_RANKS = (-1, -1, -1, -1, -1, -1)
+NO_GAINS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+DiscardWatch = namedtuple("DiscardWatch", "needed pen_unseen ranks gains")
+DiscardWatch.__doc__ = """Tip (d), what the next player needs from the discard pile (:func:`discard_watch`):
+``needed`` (bit ``r`` set when a card of rank ``r`` completes one of their pairs), ``pen_unseen`` (the weighted
+expected penalty of leaving an unseen card), ``ranks`` and ``gains`` (six each: the points a card of ``ranks[j]``
+saves them); all zero (ranks -1) when the tip does not apply."""
 
 
 # ---------------------------------------------------------------- column and layout values
@@ -292,16 +316,19 @@ def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
 
 
 @leaf
-def draw_value(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
-    """Expected value of drawing for the layout at ``base`` with column values ``c0, c1, c2``: over the draw
-    distribution, the best of ``throw`` and placing the card at each position. ``last`` (-1 for none) is the last
-    face-down position: covering it goes out with the final score ``fin_rest + column_score(card, partner)``,
-    allowed up to ``limit``; ``stall`` is subtracted from every move that covers a face-down card.
+def draw_value(pub, rules, base, throw, ctx):
+    """Expected value of drawing for the layout at ``base`` with column values ``ctx.c0, c1, c2`` (a
+    :data:`DecisionContext`): over the draw distribution, the best of ``throw`` and placing the card at each
+    position. ``ctx.last`` (-1 for none) is the last face-down position: covering it goes out with the final score
+    ``fin_rest + column_score(card, partner)``, allowed up to ``limit``; ``stall`` is subtracted from every move that
+    covers a face-down card.
 
     Placements are grouped so that each rank costs a few operations: every position whose partner is face down
     gives the same new column (only the best old column matters), and next to a face-up partner ``p`` the new
     column scores ``points(card) + points(p)`` unless the card pairs ``p``. Rules without a
     ``four_of_a_kind_bonus`` only: :func:`draw_value_reference` values those."""
+    c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
+    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
     now = c0 + c1 + c2
     top_h = -BIG  # best old column (plus stall) among positions with a face-down partner; -BIG: none
     for k in range(6):
@@ -379,10 +406,12 @@ def _pair_option(pub, rules, base, k, x_k):
 
 
 @hot
-def draw_value_reference(pub, rules, base, throw, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall):
+def draw_value_reference(pub, rules, base, throw, ctx):
     """:func:`draw_value` written plainly, every placement valued with :func:`layout_value` (used with
     ``four_of_a_kind_bonus``, and by the tests as the reference for the fast version). It takes the same arguments
-    and ignores ``c0, c1, c2`` and ``fin_rest``, which it recomputes."""
+    and ignores ``ctx.c0, c1, c2`` and ``fin_rest``, which it recomputes."""
+    mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
+    last, limit, stall = ctx.last, ctx.limit, ctx.stall
     dof = draw_offset(pub, rules)
     total = 0.0
     n_draw = 0
@@ -425,7 +454,9 @@ def opponents_estimate(pub, rules, player, mu, hh, inv_u, draw):
         if rules[R_FOUR_BONUS] != 0:
             est += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
         if one_last_turn:
-            est = draw(pub, rules, base, est, c0, c1, c2, mu, hh, inv_u, 0.0, 0.0, -1, 0.0, BIG, 0.0)
+            # their last draw: no look-ahead, no going-out limit, no stall bonus
+            est = draw(pub, rules, base, est, DecisionContext(mu, hh, inv_u, 0.0, 0.0, c0, c1, c2, est, 0.0,
+                                                              np.int64(-1), BIG, 0.0, BIG))
         if last_hole:
             est += pub[rules[R_OFF_TOTALS] + q]
         if est < best:
@@ -536,10 +567,11 @@ def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last,
 
 
 @hot
-def best_placement_reference(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
-                             fin_rest, limit, stall, needed, pen_unseen, ranks, gains):
+def best_placement_reference(pub, rules, params, player, base, card, best, ctx, watch):
     """:func:`best_placement` written plainly with :func:`place_value_reference` (with ``four_of_a_kind_bonus``, and
-    the tests' reference). It takes the same arguments and recomputes what ``c0 .. gains`` summarise."""
+    the tests' reference). It takes the same arguments and recomputes what ``ctx`` and ``watch`` summarise."""
+    mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
+    last, limit, stall = ctx.last, ctx.limit, ctx.stall
     action = -1
     for k in range(6):
         v = place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall)
@@ -551,13 +583,15 @@ def best_placement_reference(pub, rules, params, player, base, card, best, c0, c
 
 
 @leaf
-def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest,
-                   limit, stall, needed, pen_unseen, ranks, gains):
+def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
     """``(position, value)`` of the best placement of ``card`` if its value is below ``best`` (else position -1),
-    tip (d) included (``needed``, ``pen_unseen``, ``ranks``, ``gains``: :func:`needs` of the next player, the
-    expectation weighted; all 0 when tip (d) does not apply); ties go to the lowest position. Written with few
+    given the decision's :data:`DecisionContext` ``ctx``, tip (d) included (``watch``, a :data:`DiscardWatch`); ties
+    go to the lowest position. Written with few
     branches: the positions' outcomes are hard to predict, and mispredicted branches cost more than the
     arithmetic. Rules without a ``four_of_a_kind_bonus`` only: :func:`best_placement_reference` values those."""
+    c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
+    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
+    needed, pen_unseen, ranks, gains = watch.needed, watch.pen_unseen, watch.ranks, watch.gains
     weight = params[WATCH_DISCARD]
     pr = rules[R_POINTS + card]
     pair_c = float(pair_score(rules, card))
@@ -584,14 +618,8 @@ def best_placement(pub, rules, params, player, base, card, best, c0, c1, c2, mu,
 
 @leaf
 def decision_context(pub, rules, params, player, draw):
-    """Everything a decision of ``player`` starts from (``draw`` values draws, see :func:`ev_decide`), as a tuple:
-
-    ``mu, hh, inv_u, nd, w`` (:func:`counting`); ``c0, c1, c2``, the values of the player's three columns, and
-    ``now``, the layout's value; ``stall``, the bonus for covering a face-down card (non-zero once the deal has
-    :func:`~agents.common.stalled`); and, when one face-down card is left (at position ``last``, else -1):
-    ``limit`` (:func:`out_limit`), ``fin_rest``, the final score of the other two columns, and ``blind_out``, the
-    value of exposing the last card blind (``BIG`` when not allowed).
-    """
+    """The :data:`DecisionContext` a decision of ``player`` starts from (``draw`` values the opponents' draws, see
+    :func:`ev_decide`)."""
     base = rules[R_OFF_VIEW] + 6 * player
     mu, hh, inv_u, nd, w = counting(pub, rules, params, player)
     c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, nd, w)
@@ -601,7 +629,7 @@ def decision_context(pub, rules, params, player, draw):
     if rules[R_FOUR_BONUS] != 0:
         now += bonus_value(pub, rules, base, -1, 0, inv_u, nd, w)
     stall = STALL if stalled(pub, rules) else 0.0
-    last = -1
+    last = np.int64(-1)
     limit = BIG
     fin_rest = 0.0
     blind_out = BIG
@@ -619,7 +647,16 @@ def decision_context(pub, rules, params, player, draw):
         if rules[R_FOUR_BONUS] != 0:
             final_now += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
         blind_out = going_out_value(final_now, limit) - stall
-    return mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out
+    return DecisionContext(mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out)
+
+
+@leaf
+def discard_watch(pub, rules, params, player, ctx):
+    """The :data:`DiscardWatch` of tip (d) for a decision of ``player``: what the next player needs."""
+    if watch_applies(pub, rules, params, False):
+        needed, pen_unseen, ranks, gains = needs(pub, rules, (player + 1) % rules[R_PLAYERS], ctx.mu, ctx.inv_u)
+        return DiscardWatch(needed, pen_unseen * params[WATCH_DISCARD], ranks, gains)
+    return DiscardWatch(np.int64(0), 0.0, NO_RANKS, NO_GAINS)
 
 
 @leaf
@@ -632,8 +669,8 @@ def ev_decide(pub, rules, params, player, draw, place):
     if phase == OPEN:
         return opening_flip(pub, rules, player)
     base = rules[R_OFF_VIEW] + 6 * player
-    mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out = decision_context(
-        pub, rules, params, player, draw)
+    ctx = decision_context(pub, rules, params, player, draw)
+    now, last, blind_out = ctx.now, ctx.last, ctx.blind_out
     must_flip_last = last >= 0 and rules[R_DISCARD_FLIP] == 2
     keep = blind_out if must_flip_last else now  # value of the layout after throwing a draw away
 
@@ -644,27 +681,18 @@ def ev_decide(pub, rules, params, player, draw, place):
             return PASS
         return flip_choice(pub, rules, player, True)
 
-    # tip (d): what the next player needs
-    needed = 0
-    pen_unseen = 0.0
-    ranks = (-1, -1, -1, -1, -1, -1)
-    gains = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    if watch_applies(pub, rules, params, False):
-        needed, pen_unseen, ranks, gains = needs(pub, rules, (player + 1) % rules[R_PLAYERS], mu, inv_u)
-        pen_unseen *= params[WATCH_DISCARD]
+    watch = discard_watch(pub, rules, params, player, ctx)  # tip (d): what the next player needs
 
     if phase == HOLD:
         card = pub[HELD]
         best = keep
-        if (needed >> card) & 1 and watch_applies(pub, rules, params, must_flip_last):
-            best += params[WATCH_DISCARD] * need_gain(ranks, gains, card)
-        k, best = place(pub, rules, params, player, base, card, best, c0, c1, c2, mu, hh, inv_u, nd, w, last,
-                        fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        if (watch.needed >> card) & 1 and watch_applies(pub, rules, params, must_flip_last):
+            best += params[WATCH_DISCARD] * need_gain(watch.ranks, watch.gains, card)
+        k, best = place(pub, rules, params, player, base, card, best, ctx, watch)
         return THROW_DRAWN if k < 0 else PLACE_DRAWN + k
 
     if phase == START:
-        k, best = place(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, c0, c1, c2,
-                        mu, hh, inv_u, nd, w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
+        k, best = place(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, ctx, watch)
         action = TAKE_DISCARD + k if k >= 0 else -1
         # a draw is never worse than throwing it away (``keep``), so its exact value is needed only when the
         # discard beats ``keep`` or a reveal competes; ties go to the draw
@@ -673,14 +701,14 @@ def ev_decide(pub, rules, params, player, draw, place):
                 best = keep
                 action = DRAW_STOCK
             else:
-                v = draw(pub, rules, base, keep, c0, c1, c2, mu, hh, inv_u, nd, w, last, fin_rest, limit, stall)
+                v = draw(pub, rules, base, keep, ctx)
                 if v <= best:
                     best = v
                     action = DRAW_STOCK
         if rules[R_REVEAL] == 1:
             for k in range(6):
                 if pub[base + k] < 0:
-                    v = blind_out if k == last else now + 1e-9 - stall
+                    v = blind_out if k == last else now + 1e-9 - ctx.stall
                     if v < best:
                         best = v
                         action = REVEAL + k
@@ -694,7 +722,7 @@ def ev_decide(pub, rules, params, player, draw, place):
 
 @hot
 def ev_act(pub, rules, params, agent_rng, player):
-    """Decision of the expected-value agent under any rules."""
+    """Decision of the expected-value agent under any rules (both valuations compiled in)."""
     if rules[R_FOUR_BONUS] != 0:
         return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
     return ev_decide(pub, rules, params, player, draw_value, best_placement)
@@ -702,8 +730,23 @@ def ev_act(pub, rules, params, agent_rng, player):
 
 @hot
 def ev_act_no_bonus(pub, rules, params, agent_rng, player):
-    """:func:`ev_act` compiled for rules without a ``four_of_a_kind_bonus`` only (what the simulator calls for
-    them); under a bonus it returns -1, an illegal action, rather than play with the wrong valuation."""
+    """:func:`ev_act` compiled for rules without a ``four_of_a_kind_bonus`` only; under a bonus it returns -1, an
+    illegal action, rather than play with the wrong valuation."""
     if rules[R_FOUR_BONUS] != 0:
         return -1
     return ev_decide(pub, rules, params, player, draw_value, best_placement)
+
+
+@hot
+def ev_act_bonus(pub, rules, params, agent_rng, player):
+    """:func:`ev_act` compiled for rules with a ``four_of_a_kind_bonus`` only (-1 without one)."""
+    if rules[R_FOUR_BONUS] == 0:
+        return -1
+    return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
+
+
+def ev_variant(rules):
+    """ev's ``variant_for`` hook (:func:`agents.base.register_compiled_agent`): the variant compiled for the packed
+    ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
+    bonus rules never compile the fast one."""
+    return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus

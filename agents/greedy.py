@@ -50,7 +50,7 @@ from agents.base import Param
 from agents.common import flip_move, hidden_mean, points, stall_floor
 from golfsim.engine import column_score, face_down_count, top_discard
 from golfsim.jit import hot, leaf
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     DRAW_STOCK,
     HELD,
     HOLD,

@@ -63,7 +63,7 @@ from agents.common import (
 from agents.greedy import column_estimate, greedy_value
 from golfsim.engine import top_discard
 from golfsim.jit import hot, leaf
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     DRAW_STOCK,
     HELD,
     HOLD,

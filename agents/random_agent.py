@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.base import rand_below
 from golfsim.engine import face_down_count, is_legal
 from golfsim.jit import hot, leaf
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     FLIP,
     FLIP_PHASE,
     HOLD,
@@ -42,7 +42,7 @@ def random_legal(pub, rules, agent_rng, player, first, stop):
     for a in range(first, stop):
         if is_legal(pub, rules, a):
             count += 1
-    pick = rand_below(agent_rng, player, count)
+    pick = rand_below(agent_rng, count)
     for a in range(first, stop):
         if is_legal(pub, rules, a):
             if pick == 0:
@@ -57,15 +57,15 @@ def random_act(pub, rules, params, agent_rng, player):
     phase = pub[PHASE]
     if phase == START:
         hidden = face_down_count(pub, rules, player) if rules[R_REVEAL] == 1 else 0
-        r = rand_below(agent_rng, player, 7 + hidden)
+        r = rand_below(agent_rng, 7 + hidden)
         if r < 7:
             return r  # take the discard to position r (0..5), or 6: draw
         return REVEAL + nth_face_down(pub, rules, player, r - 7)
     if phase == HOLD:
-        return PLACE_DRAWN + rand_below(agent_rng, player, 7)  # place at 0..5 or throw
+        return PLACE_DRAWN + rand_below(agent_rng, 7)  # place at 0..5 or throw
     if phase == FLIP_PHASE:
         hidden = face_down_count(pub, rules, player)
-        r = rand_below(agent_rng, player, hidden + (1 if rules[R_DISCARD_FLIP] == 1 else 0))
+        r = rand_below(agent_rng, hidden + (1 if rules[R_DISCARD_FLIP] == 1 else 0))
         if r == hidden:
             return PASS
         return FLIP + nth_face_down(pub, rules, player, r)

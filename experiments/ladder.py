@@ -37,10 +37,10 @@ def agent_color(agent: str) -> str:
 
 
 def builtin_agents() -> list[str]:
-    """Names of the built-in agents (compiled, dispatched by id), sorted."""
+    """Names of the built-in agents, sorted."""
     from agents import REGISTRY
 
-    return sorted(name for name, spec in REGISTRY.items() if spec.builtin_id is not None)
+    return sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,

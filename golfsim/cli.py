@@ -129,7 +129,7 @@ def list_agents():
         table.add_column(col)
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
-        kind = "built-in" if spec.builtin_id is not None else "compiled" if spec.function is not None else "python"
+        kind = "built-in" if spec.built_in else "compiled" if spec.function is not None else "python"
         params = "\n".join(f"{p.name}={p.default:g}: {p.doc}" for p in spec.params) or "-"
         table.add_row(name, kind, spec.description, params)
     out.print(table)
@@ -393,22 +393,10 @@ def replay(
 # ---------------------------------------------------------------- cache
 @app.command("cache-clear")
 def cache_clear():
-    """Delete golfsim's compiled-function cache (Numba's cache does not notice every source edit)."""
-    import os
-    from pathlib import Path
+    """Delete golfsim's compiled-function cache (every source version's; see golfsim.jit)."""
+    from golfsim.jit import clear_cache
 
-    import agents
-    import golfsim
-
-    roots = [Path(golfsim.__file__).parent, Path(agents.__file__).parent]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        roots.append(Path(os.environ["NUMBA_CACHE_DIR"]))
-    removed = 0
-    for root in roots:
-        for pattern in ("*.nbi", "*.nbc"):
-            for f in root.rglob(pattern):
-                f.unlink()
-                removed += 1
+    removed = clear_cache()
     err.print(f"removed {removed} cached files", highlight=False)
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from golfsim.cards import rank_name
 from golfsim.game import CompiledAgent, Game, action_position
-from golfsim.rules import DRAW_STOCK, FLIP, HELD, PASS, PLACE_DRAWN, THROW_DRAWN
+from golfsim.kernel_spec import DRAW_STOCK, FLIP, HELD, PASS, PLACE_DRAWN, THROW_DRAWN
 from golfsim.trace import LogFile
 
 

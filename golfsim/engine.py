@@ -1,7 +1,7 @@
 """The compiled rules: deal, legal actions, apply an action, end of deal, score.
 
-Every function works on one deal's plain integer arrays as described in :mod:`golfsim.rules`:
-``pub`` (int16, the public state), ``hid`` (int16, face-down layout cards and the stock), ``rules``
+Every function works on one deal's plain integer arrays as described in :mod:`golfsim.kernel_spec`:
+``pub`` (int32, the public state), ``hid`` (int16, face-down layout cards and the stock), ``rules``
 (int32, ``Rules.pack()``) and ``deal_rng`` (uint64 array whose element 0 is the deal stream).
 They are plain ``@njit`` functions, so the batch simulator, the step API and compiled agents that
 roll out the rest of a deal all call the same code.
@@ -13,8 +13,7 @@ import numpy as np
 from numba import njit
 
 from golfsim.jit import hot, leaf
-from golfsim.rng import below
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DISCARD_N,
     DONE,
@@ -66,6 +65,7 @@ from golfsim.rules import (
     UNSEEN_POINTS,
     WENT_OUT,
 )
+from golfsim.rng import below
 
 NUM_RANKS = 14
 

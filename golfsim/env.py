@@ -14,7 +14,7 @@ import numpy as np
 from golfsim.cards import NUM_RANKS, format_layout, rank_name
 from golfsim.engine import stock_order
 from golfsim.game import CompiledAgent, Event, Game, make_agents, observe
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     END_REASON,
     ENDER,
@@ -26,8 +26,8 @@ from golfsim.rules import (
     R_OFF_UNSEEN,
     RECYCLES,
     STOCK_N,
-    Rules,
 )
+from golfsim.rules import Rules
 from golfsim.simulate import win_shares
 
 
@@ -196,7 +196,7 @@ class GolfEnv:
             (bottom first), ``top_discard``, ``stock_size``, ``unseen`` (14 counts of ranks nobody has seen),
             ``stock_known`` (14 counts of the recycled stock), ``held`` (the drawn card, for the drawer only, else
             None), ``totals``, ``hole``, ``turn``, ``action_mask`` (zeros when it is not ``player``'s decision)
-            and ``observation``, the flat public int16 vector the compiled agents read (the held card is -1 for
+            and ``observation``, the flat public int32 vector the compiled agents read (the held card is -1 for
             anyone but the drawer).
         """
         self.game._need_deal()

@@ -25,8 +25,7 @@ from agents.random_agent import random_act
 from golfsim.cards import NUM_RANKS, parse_card, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
 from golfsim.errors import IllegalActionError
-from golfsim.rng import agent_state, check_seed, deal_state
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DISCARD_N,
     DRAW_STOCK,
@@ -35,6 +34,7 @@ from golfsim.rules import (
     FIRST,
     FLIP,
     HELD,
+    HID_DTYPE,
     HOLD,
     HOLE,
     NUM_ACTIONS,
@@ -42,7 +42,7 @@ from golfsim.rules import (
     PHASE,
     PHASE_NAMES,
     PLACE_DRAWN,
-    R_FOUR_BONUS,
+    PUB_DTYPE,
     R_HID_SIZE,
     R_OFF_DISCARD,
     R_OFF_VIEW,
@@ -51,9 +51,10 @@ from golfsim.rules import (
     START,
     THROW_DRAWN,
     TURN,
-    Rules,
     action_name,
 )
+from golfsim.rng import agent_state, check_seed, deal_state
+from golfsim.rules import Rules
 
 END_REASONS = ("running", "went_out", "stock_exhausted", "truncated")
 """Names of the ``END_REASON`` codes, index = code."""
@@ -181,8 +182,8 @@ class Game:
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a golfsim Rules object, got {type(self.rules).__name__}")
         self.packed = self.rules.pack()
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=np.int16)
-        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=np.int16)
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
+        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
         self.deal_rng = np.zeros(1, dtype=np.uint64)
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
         self._scores = np.zeros(self.rules.players, dtype=np.int32)
@@ -272,7 +273,7 @@ class Game:
             diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
                              if got[r] != want[r])
             raise ValueError(f"the deck is not the pack these rules use ({diff})")
-        return np.asarray(codes, dtype=np.int16)
+        return np.asarray(codes, dtype=HID_DTYPE)
 
     def _need_deal(self):
         if not self._started:
@@ -506,7 +507,9 @@ class CompiledAgent:
         self.label = self.choice.label
         self.params = self.choice.param_vector()
         self.rng = np.zeros(rules.players, dtype=np.uint64)
-        function = pointer_function(self.choice.spec, bool(rules.pack()[R_FOUR_BONUS]))
+        # an agent is given only its own stream, a one-element view (as agents.dispatch.decide does)
+        self._own_rng = [self.rng[p:p + 1] for p in range(rules.players)]
+        function = pointer_function(self.choice.spec, rules.pack())
         if function is None:
             function = {GREEDY_ID: greedy_act, RANDOM_ID: random_act}[self.choice.spec.builtin_id]
         self._function = function
@@ -517,13 +520,13 @@ class CompiledAgent:
 
     def act(self, game, player: int) -> int:
         """The decision for ``player`` on ``game`` (a :class:`Game` or a ``GolfEnv``), read from its public array."""
-        return self._function(game.pub, game.packed, self.params, self.rng, player)
+        return self._function(game.pub, game.packed, self.params, self._own_rng[player], player)
 
     def __call__(self, observation: dict) -> int:
         """The decision from an observation dict, so the agent also works wherever a plain policy does."""
         rules = observation["rules"].pack()
-        return int(self._function(observation["observation"], rules, self.params, self.rng,
-                                  int(observation["player"])))
+        player = int(observation["player"])
+        return int(self._function(observation["observation"], rules, self.params, self._own_rng[player], player))
 
 
 class PythonAgent:
@@ -568,7 +571,7 @@ def make_agents(agents: Sequence, rules: Rules) -> list:
 
 def observe(game, player: int) -> dict:
     """What ``player`` may know about ``game`` (a :class:`Game`), and nothing else; see ``GolfEnv.observe``."""
-    from golfsim.rules import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, STOCK_N
+    from golfsim.kernel_spec import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, STOCK_N
 
     packed, pub = game.packed, game.pub
     players = game.rules.players

@@ -20,7 +20,7 @@ from rich.table import Table as RichTable
 
 from golfsim.cards import rank_name
 from golfsim.game import CompiledAgent, Event, Game, make_agents
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     DRAW_STOCK,
     FLIP,
     HELD,
@@ -29,8 +29,8 @@ from golfsim.rules import (
     REVEAL,
     STOCK_N,
     THROW_DRAWN,
-    Rules,
 )
+from golfsim.rules import Rules
 
 MIN_COLUMNS, MIN_LINES = 60, 20
 YOU = "you"

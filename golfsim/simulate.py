@@ -21,23 +21,25 @@ from agents.dispatch import AgentFunctions, decide, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
 from golfsim.jit import leaf
-from golfsim.rng import agent_state, check_seed, deal_state
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DONE,
     END_REASON,
     ENDER,
+    HID_DTYPE,
     PHASE,
     PHASE_NAMES,
+    PUB_DTYPE,
     R_HID_SIZE,
     R_HOLES,
     R_PLAYERS,
     R_PUB_SIZE,
     TRUNCATED,
     TURN,
-    Rules,
     action_name,
 )
+from golfsim.rng import agent_state, check_seed, deal_state
+from golfsim.rules import Rules
 
 DEFAULT_BATCH = 20_000
 SLICES_PER_THREAD = 4
@@ -102,7 +104,7 @@ def _padded_zeros(n: int, dtype) -> np.ndarray:
 def work_arrays(rules: np.ndarray) -> tuple:
     """The kernel's work arrays for the packed ``rules``: ``pub, hid, deal_rng, agent_rng, totals, scores``."""
     players = int(rules[R_PLAYERS])
-    return (_padded_zeros(rules[R_PUB_SIZE], np.int16), _padded_zeros(rules[R_HID_SIZE], np.int16),
+    return (_padded_zeros(rules[R_PUB_SIZE], PUB_DTYPE), _padded_zeros(rules[R_HID_SIZE], HID_DTYPE),
             _padded_zeros(1, np.uint64), _padded_zeros(players, np.uint64), _padded_zeros(players, np.int32),
             _padded_zeros(players, np.int32))
 
@@ -134,6 +136,7 @@ class Table:
         """Agent ids, parameter rows and the agents called by pointer (:class:`~agents.dispatch.AgentFunctions`),
         for the kernels."""
         agent_fns: list = []
+        packed = self.rules.pack()
         ids = np.zeros(len(self.agents), dtype=np.int64)
         params = np.zeros((len(self.agents), MAX_PARAMS), dtype=np.float64)
         for seat, choice in enumerate(self.agents):
@@ -143,7 +146,7 @@ class Table:
                     f"agent {choice.label!r} is a plain-Python agent; it plays through golfsim.env.play_game "
                     "(the step API), not the compiled batch simulator"
                 )
-            function = pointer_function(spec, self.rules.four_of_a_kind_bonus != 0)
+            function = pointer_function(spec, packed)
             if function is None:
                 ids[seat] = spec.builtin_id
             else:
@@ -342,8 +345,9 @@ def assemble(table: Table, seed: int, batches: list[Batch]) -> SimulationResult:
         "win_share": shares.reshape(-1),
     })
     flat = hole_scores.transpose(0, 2, 1).reshape(n * players, holes)
-    for h in range(holes):
-        player_frame[f"hole_{h + 1}"] = flat[:, h]
+    # all hole columns at once: one column at a time fragments the frame (pandas warns from about 100 holes)
+    hole_columns = pd.DataFrame({f"hole_{h + 1}": flat[:, h] for h in range(holes)}, index=player_frame.index)
+    player_frame = pd.concat([player_frame, hole_columns], axis=1)
     deal_frame = pd.DataFrame({
         "game": np.repeat(game_ids, holes),
         "hole": np.tile(np.arange(holes), n),

@@ -57,8 +57,9 @@ import pyarrow.parquet as pq
 
 from golfsim.errors import IllegalActionError
 from golfsim.game import END_REASONS, Event, Game
+from golfsim.kernel_spec import PHASE_NAMES, action_name
 from golfsim.rng import check_seed
-from golfsim.rules import PHASE_NAMES, Rules, action_name
+from golfsim.rules import Rules
 from golfsim.simulate import Batch, Table, _check_count, thread_count, work_arrays
 from golfsim.trace_kernel import (
     ACTION,

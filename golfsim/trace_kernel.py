@@ -19,8 +19,7 @@ from numba import njit
 from agents.dispatch import decide
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.jit import leaf
-from golfsim.rng import agent_state, deal_state
-from golfsim.rules import (
+from golfsim.kernel_spec import (
     CURRENT,
     DISCARD_N,
     DONE,
@@ -40,6 +39,7 @@ from golfsim.rules import (
     START,
     TURN,
 )
+from golfsim.rng import agent_state, deal_state
 
 KIND, HOLE_COL, TURN_COL, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(9)
 WENT_OUT_COL = VIEW0 + 6

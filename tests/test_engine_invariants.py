@@ -107,7 +107,7 @@ def play_checked(rules, seed, n_deals, hoard, tallies):
     ``tallies`` gets: deals, actions, went out, truncated, recycles.
     """
     players = rules[R_PLAYERS]
-    pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int16)
+    pub = np.zeros(rules[R_PUB_SIZE], dtype=np.int32)
     hid = np.zeros(rules[R_HID_SIZE], dtype=np.int16)
     deal_rng = np.zeros(1, dtype=np.uint64)
     agent_rng = np.zeros(players, dtype=np.uint64)
@@ -125,7 +125,7 @@ def play_checked(rules, seed, n_deals, hoard, tallies):
         turns_after_out = 0
         while pub[PHASE] != DONE:
             p = pub[CURRENT]
-            a = random_act(pub, rules, params, agent_rng, p)
+            a = random_act(pub, rules, params, agent_rng[p:p + 1], p)
             if hoard and agent_rng[p] % np.uint64(10) != 0:
                 if is_legal(pub, rules, DRAW_STOCK):
                     a = DRAW_STOCK

@@ -1,5 +1,7 @@
 """The batch simulator: reproducible from a seed, parity with the step API, clear errors."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -115,3 +117,12 @@ def test_one_compiled_kernel_serves_every_mix_of_agents():
     for agents in (["ev", "pair-builder"], ["pair-builder", "greedy", "ev"], ["random", "ev"]):
         simulate(agents, games=2)
     assert len(play_games.signatures) == before  # ev and pair-builder are called by pointer: no recompile
+
+
+def test_a_long_game_builds_its_tables_without_a_pandas_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.PerformanceWarning)  # raised from about 100 holes, one per column
+        result = simulate(["random", "random"], Rules(holes=150), games=3, seed=1)
+    assert list(result.players.columns[-2:]) == ["hole_149", "hole_150"]
+    holes = result.players.filter(like="hole_").to_numpy()
+    assert (holes.sum(axis=1) == result.players["total"].to_numpy()).all()

@@ -185,7 +185,7 @@ def position(layouts, *, rules: Rules | None = None, discard="5", pile=(), curre
     dealt = [slots[(first + i) % players][i // players][1] for i in range(6 * players)]
     deck = np.array(dealt + [parse_card(discard)] + top_cards + remaining + pile_cards, dtype=np.int16)
     assert deck.size == rules.n_cards
-    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
+    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int32)
     hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
     totals_arr = np.asarray(totals if totals is not None else [0] * players, dtype=np.int32)
     deal_from_deck(pub, hid, packed, np.ones(1, dtype=np.uint64), deck, hole, first, totals_arr)
@@ -237,7 +237,7 @@ def position(layouts, *, rules: Rules | None = None, discard="5", pile=(), curre
 def opening(rules: Rules, first_flip: int | None = None) -> Position:
     """The opening phase of a fresh deal: player 0 turns up two cards (``first_flip`` already turned up, if given)."""
     packed = rules.pack()
-    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
+    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int32)
     hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
     deck = np.array(sorted(Counter({r: int(n) for r, n in enumerate(rules.card_counts())}).elements()),
                     dtype=np.int16)

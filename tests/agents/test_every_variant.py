@@ -6,7 +6,7 @@ from agents import REGISTRY
 from golfsim.rules import TRUNCATED, Rules
 from golfsim.simulate import Table, iter_batches
 
-BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.builtin_id is not None)
+BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 DEALS = 1_000_000
 VARIANTS = {
     "default": Rules(holes=1),

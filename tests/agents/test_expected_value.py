@@ -10,10 +10,9 @@ from agents.expected_value import (
     best_placement,
     best_placement_reference,
     decision_context,
+    discard_watch,
     draw_value,
     draw_value_reference,
-    needs,
-    watch_applies,
 )
 from golfsim.engine import apply_action, deal_shuffled, top_discard
 from golfsim.rng import deal_state
@@ -27,7 +26,6 @@ from golfsim.rules import (
     PLACE_DRAWN,
     R_HID_SIZE,
     R_OFF_VIEW,
-    R_PLAYERS,
     R_PUB_SIZE,
     START,
     TAKE_DISCARD,
@@ -91,7 +89,7 @@ def positions_from_games(rules: Rules, agent: str, deals: int, seed: int):
     """START and HOLD states met by ``agent`` in every seat of ``deals`` deals."""
     packed = rules.pack()
     choice = parse_agent(agent)
-    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int16)
+    pub = np.zeros(packed[R_PUB_SIZE], dtype=np.int32)
     hid = np.zeros(packed[R_HID_SIZE], dtype=np.int16)
     deal_rng = np.zeros(1, dtype=np.uint64)
     agent_rng = np.arange(rules.players, dtype=np.uint64)
@@ -122,22 +120,14 @@ def test_the_fast_valuation_agrees_with_the_reference(rules):
     for pub in positions_from_games(rules, "ev", deals=40, seed=3):
         player = int(pub[CURRENT])
         base = int(packed[R_OFF_VIEW]) + 6 * player
-        mu, hh, inv_u, qt, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out = decision_context(
-            pub, packed, params, player, draw_value)
-        fast = draw_value(pub, packed, base, now, c0, c1, c2, mu, hh, inv_u, qt, w, last, fin_rest, limit, stall)
-        slow = draw_value_reference(pub, packed, base, now, c0, c1, c2, mu, hh, inv_u, qt, w, last, fin_rest, limit,
-                                    stall)
+        ctx = decision_context(pub, packed, params, player, draw_value)
+        fast = draw_value(pub, packed, base, ctx.now, ctx)
+        slow = draw_value_reference(pub, packed, base, ctx.now, ctx)
         assert fast == pytest.approx(slow, abs=1e-9)
         card = int(pub[HELD]) if pub[PHASE] == HOLD else int(top_discard(pub, packed))
-        needed, pen_unseen, ranks, gains = 0, 0.0, (-1,) * 6, (0.0,) * 6
-        if watch_applies(pub, packed, params, False):
-            needed, pen_unseen, ranks, gains = needs(pub, packed, (player + 1) % int(packed[R_PLAYERS]), mu, inv_u)
-            pen_unseen *= params[4]
-        k_fast, v_fast = best_placement(pub, packed, params, player, base, card, 1e12, c0, c1, c2, mu, hh, inv_u, qt,
-                                        w, last, fin_rest, limit, stall, needed, pen_unseen, ranks, gains)
-        k_slow, v_slow = best_placement_reference(pub, packed, params, player, base, card, 1e12, c0, c1, c2, mu, hh,
-                                                  inv_u, qt, w, last, fin_rest, limit, stall, needed, pen_unseen,
-                                                  ranks, gains)
+        watch = discard_watch(pub, packed, params, player, ctx)
+        k_fast, v_fast = best_placement(pub, packed, params, player, base, card, 1e12, ctx, watch)
+        k_slow, v_slow = best_placement_reference(pub, packed, params, player, base, card, 1e12, ctx, watch)
         assert v_fast == pytest.approx(v_slow, abs=1e-9)
         assert k_fast == k_slow or v_fast == pytest.approx(v_slow, abs=1e-9)
         checked += 1

@@ -8,8 +8,10 @@ from numba import njit
 
 from agents import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
 from agents.plugins import load_module
+from golfsim.engine import is_legal
 from golfsim.env import play_game
 from golfsim.errors import IllegalActionError
+from golfsim.kernel_spec import DRAW_STOCK, NUM_ACTIONS, PHASE, START
 from golfsim.rules import Rules
 from golfsim.simulate import simulate
 from golfsim.stats import paired_difference
@@ -63,10 +65,27 @@ def test_a_compiled_agent_returning_an_illegal_move_is_named():
         simulate(["always-throws", "greedy"], Rules(), games=5)
 
 
-def test_registration_refuses_a_function_without_the_agent_signature():
-    @njit
+def test_registration_refuses_a_function_compiled_for_another_signature():
+    @njit("int64(int64[::1], int32[::1], float64[::1], uint64[::1], int64)")
     def loose(pub, rules, params, agent_rng, player):
         return 6
 
     with pytest.raises(ValueError, match="AGENT_SIGNATURE"):
-        register_compiled_agent("loose", "no signature", loose)
+        register_compiled_agent("loose", "wrong signature", loose)
+
+
+@njit(cache=True)
+def _draw_first(pub, rules, params, agent_rng, player):
+    if pub[PHASE] == START:
+        return DRAW_STOCK
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            return a
+    return -1
+
+
+def test_a_function_compiled_without_a_signature_is_compiled_for_the_simulator_when_it_plays():
+    if "draw-first" not in REGISTRY:
+        register_compiled_agent("draw-first", "draws every turn", _draw_first)
+    result = simulate(["draw-first", "random"], Rules(holes=1), games=50, seed=2)
+    assert result.deals["truncated"].sum() == 0 and len(result.players) == 100
