@@ -44,8 +44,3 @@ __all__ = [
     "register_compiled_agent",
     "register_python_agent",
 ]
-
-# last, so user modules can import what is registered above
-from agents.plugins import load_plugins  # noqa: E402
-
-load_plugins()

@@ -200,7 +200,14 @@ def register_python_agent(name: str, description: str, factory: Callable, params
     return register(AgentSpec(name, description, tuple(params), python=factory))
 
 
+def _load_user_agents() -> None:
+    from agents.plugins import ensure_loaded  # here, not at import: user modules may import golfsim themselves
+
+    ensure_loaded()
+
+
 def available() -> str:
+    _load_user_agents()
     return ", ".join(sorted(REGISTRY))
 
 
@@ -219,6 +226,7 @@ def parse_agent(text) -> AgentChoice:
         raise ValueError(f"an agent is a name like 'greedy' or 'pair-builder:keep_threshold=8'; got {text!r}")
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
+    _load_user_agents()
     spec = REGISTRY.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
@@ -238,3 +246,20 @@ def parse_agent(text) -> AgentChoice:
                 raise ValueError(f"agent {name!r}: parameter {key} must be finite, got {val.strip()!r}")
             values[key] = number
     return AgentChoice(spec, tuple(values[p.name] for p in spec.params))
+
+
+def split_agents(text: str) -> list[str]:
+    """Split a comma-separated list of agents, keeping each agent's own ``param=value`` list together.
+
+    ``"greedy:blind_swap=1,take_gain=2,random"`` gives ``["greedy:blind_swap=1,take_gain=2", "random"]``: a piece
+    with ``=`` but no ``:`` continues the previous agent's parameters.
+    """
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out

@@ -1,9 +1,13 @@
 """Loading user agents: installed packages and local files register themselves on import.
 
-Two ways, both read when :mod:`agents` is imported:
+Two sources, read the first time an agent is looked up by name (:func:`ensure_loaded`), not when :mod:`agents`
+is imported, so a user module may itself import :mod:`golfsim.simulate` or anything else from golfsim:
 
 - a package declares an entry point in the group ``golfsim.agents`` (its module registers agents on import);
 - the environment variable ``GOLFSIM_AGENT_MODULES`` lists module names or ``.py`` file paths, comma-separated.
+
+A module that cannot be loaded (missing, a syntax error, an exception while importing) raises
+:class:`PluginError`, a ``ValueError`` whose message is one line naming the module and the cause.
 """
 
 from __future__ import annotations
@@ -11,29 +15,101 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import traceback
 from importlib.metadata import entry_points
 from pathlib import Path
 
 ENV_VAR = "GOLFSIM_AGENT_MODULES"
+ENTRY_POINT_GROUP = "golfsim.agents"
+
+_loaded: set[str] = set()
+_loading = False
+
+
+class PluginError(ValueError):
+    """A user agent module could not be loaded; the message is one line."""
+
+
+def _where(exc: BaseException, path: Path | None) -> str:
+    """``file:line`` of the innermost traceback frame in the user's file (or the innermost frame at all)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if path is not None:
+        mine = [f for f in frames if Path(f.filename).resolve() == path]
+        frames = mine or frames
+    if not frames:
+        return ""
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})"
 
 
 def load_module(spec: str):
     """Import a module by name, or a ``.py`` file by path (its folder joins ``sys.path``, so Numba's cache can
-    import it again by name in a later run); importing twice returns the same module."""
+    import it again by name in a later run); importing twice returns the same module.
+
+    Raises
+    ------
+    PluginError
+        When the file or module does not exist or importing it fails; the message names the module and the cause.
+    """
     spec = spec.strip()
+    path = None
+    name = spec
     if spec.endswith(".py"):
         path = Path(spec).resolve()
         if not path.is_file():
-            raise ValueError(f"{ENV_VAR}: no agent file at {spec!r}")
+            raise PluginError(f"{ENV_VAR}: no agent file at {spec!r}")
         if str(path.parent) not in sys.path:
             sys.path.insert(0, str(path.parent))
-        spec = path.stem
-    return importlib.import_module(spec)
+        name = path.stem
+    try:
+        return importlib.import_module(name)
+    except SyntaxError as e:
+        raise PluginError(f"{ENV_VAR}: {spec!r} has a syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
+    except ModuleNotFoundError as e:
+        if e.name is not None and (name == e.name or name.startswith(e.name + ".")):
+            raise PluginError(f"{ENV_VAR}: no module named {name!r} (give an importable module name or the "
+                              "path of a .py file)") from None
+        raise PluginError(f"{ENV_VAR}: importing {spec!r} failed: {type(e).__name__}: {e}{_where(e, path)}") \
+            from None
+    except Exception as e:  # anything the user's module raises while it registers its agents
+        sys.modules.pop(name, None)
+        message = " ".join(str(e).split()) or "(no message)"
+        raise PluginError(f"{ENV_VAR}: importing {spec!r} failed: {type(e).__name__}: {message}{_where(e, path)}") \
+            from None
+
+
+def _load_entry_point(ep) -> None:
+    try:
+        ep.load()
+    except Exception as e:
+        message = " ".join(str(e).split()) or "(no message)"
+        raise PluginError(f"entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} failed to load: "
+                          f"{type(e).__name__}: {message}") from None
+
+
+def ensure_loaded() -> None:
+    """Import every agent module named by entry points and by ``GOLFSIM_AGENT_MODULES`` not imported yet.
+
+    Called before an agent is looked up by name; cheap when everything is loaded. A module that fails is tried
+    again on the next call (and fails again with the same message).
+    """
+    global _loading
+    if _loading:  # a user module looking up an agent while it is being imported
+        return
+    _loading = True
+    try:
+        if ENTRY_POINT_GROUP not in _loaded:  # installed packages do not change while a process runs
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                _load_entry_point(ep)
+            _loaded.add(ENTRY_POINT_GROUP)
+        for spec in os.environ.get(ENV_VAR, "").split(","):
+            spec = spec.strip()
+            if spec and spec not in _loaded:
+                load_module(spec)
+                _loaded.add(spec)
+    finally:
+        _loading = False
 
 
 def load_plugins() -> None:
-    """Import every agent module named by entry points and by ``GOLFSIM_AGENT_MODULES``."""
-    for ep in entry_points(group="golfsim.agents"):
-        ep.load()
-    for spec in filter(None, os.environ.get(ENV_VAR, "").split(",")):
-        load_module(spec)
+    """Load the user agents now (the same as :func:`ensure_loaded`)."""
+    ensure_loaded()

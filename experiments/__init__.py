@@ -61,9 +61,11 @@ def load(name: str) -> ModuleType:
 
 
 def source_fingerprint() -> dict[str, str]:
-    """SHA-256 (first 16 hex digits) of the sources that decide the numbers: the agents and the engine.
+    """SHA-256 (first 16 hex digits) of the files in ``agents/`` and ``golfsim/``.
 
-    Stored in every ``config.json`` so a result can be checked against the code it came from.
+    Superseded by :func:`experiments.fingerprint.behaviour_fingerprint`, which every committed ``config.json``
+    records: a hash of source files changes with any edit, while the results stay valid. Kept so that code written
+    against it still runs.
     """
     import hashlib
     from pathlib import Path

@@ -21,10 +21,17 @@ BATCH_SIZES = (1_000, 10_000, 100_000, 1_000_000)
 PLAYER_COUNTS = (2, 3, 4, 6, 8)
 
 
-def run(games: int = 2_000_000, seed: int = 0, repeats: int = 3) -> ExperimentOutput:
-    """Measure the grid and return the table (one row per point) and a three-panel figure."""
+FULL_DEALS = 2_000_000
+
+
+def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> ExperimentOutput:
+    """Measure the grid and return the table (one row per point) and a three-panel figure.
+
+    ``games`` is the number of single deals per point (default ``FULL_DEALS``).
+    """
     import matplotlib.pyplot as plt
 
+    requested, games = games, FULL_DEALS if games is None else games
     rows = []
     max_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, max_threads})
@@ -67,8 +74,8 @@ def run(games: int = 2_000_000, seed: int = 0, repeats: int = 3) -> ExperimentOu
         ax.set_ylim(bottom=0)
     fig.suptitle(f"golfsim throughput, default rules; median of {repeats} runs of {games:,} deals per point "
                  f"(players: {games:,} / players deals), seed {seed}")
-    config = base_config(NAME, rules=Rules().to_dict(), agents=list(AGENTS), seed=seed, deals_per_point=games,
-                         repeats=repeats, threads=thread_counts, batch_sizes=list(BATCH_SIZES),
+    config = base_config(NAME, games=requested, rules=Rules().to_dict(), agents=list(AGENTS), seed=seed,
+                         deals_per_point=games, repeats=repeats, threads=thread_counts, batch_sizes=list(BATCH_SIZES),
                          player_counts=list(PLAYER_COUNTS), threading_layer=rows[-1]["threading_layer"])
     notes = [f"deals per second are medians of {repeats} timed runs after a warm-up call; "
              "speedup_vs_1_thread is measured in the same run",

@@ -1,14 +1,19 @@
 """What every experiment shares: where results go and how they are written.
 
 Each experiment writes ``results/<name>/`` with ``table.csv``, ``table.md``, at least one ``figure*.png`` and
-``config.json`` (rules, agents, seeds, sample sizes, package version, the command that reproduces it).
+``config.json`` (rules, agents, seeds, sample sizes, package version, the command that reproduces it, the
+behaviour fingerprint of the code).
+
+Where results go: ``results/<name>/`` under the current directory unless a directory is given. A directory that
+already holds a result is replaced only by a run of the same request (experiment, ``games`` and ``seed``), which
+reproduces it; any other run is refused (:func:`check_target`) unless told to overwrite, so a small trial run in a
+checkout cannot silently replace the committed results.
 """
 
 from __future__ import annotations
 
 import json
 import platform
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +29,74 @@ import pandas as pd  # noqa: E402
 import golfsim  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
+"""The committed results of a source checkout (tests compare them with the code); runs write to
+:func:`default_root` instead."""
+
+
+def default_root() -> Path:
+    """Where experiments write when no directory is given: ``results/`` under the current directory."""
+    return Path.cwd() / "results"
+
+
+def request(name: str, games: int | None, seed: int) -> dict:
+    """What a run was asked for: the experiment, ``games`` (``None``: the full size) and ``seed``; the same request
+    gives the same result."""
+    return {"experiment": name, "games": games, "seed": seed}
+
+
+def recorded_request(config: dict) -> dict | None:
+    """The request stored in a ``config.json``; for a result written before requests were stored, the one its
+    recorded ``golfsim experiment`` command states; ``None`` when neither says."""
+    stored = config.get("request")
+    if isinstance(stored, dict):
+        return stored
+    words = str(config.get("command", "")).split()
+    if words[:2] != ["golfsim", "experiment"] or len(words) < 3:
+        return None
+    options = dict(zip(words[3::2], words[4::2], strict=False))
+    try:
+        games = int(options["--games"]) if "--games" in options else None
+        seed = int(options.get("--seed", 0))
+    except ValueError:
+        return None
+    return request(words[2], games, seed)
+
+
+def _describe(req: dict) -> str:
+    size = "full size" if req.get("games") is None else f"--games {req['games']}"
+    return f"{req.get('experiment')}, {size}, seed {req.get('seed')}"
+
+
+def check_target(directory: Path, req: dict, overwrite: bool = False) -> None:
+    """Refuse to write a run of ``req`` into ``directory`` when that would replace a different result.
+
+    Allowed: a directory that does not exist or is empty, one holding a result of the same request, or anything
+    with ``overwrite``.
+
+    Raises
+    ------
+    ValueError
+        Naming the directory, what it holds and how to proceed.
+    """
+    directory = Path(directory)
+    if overwrite or not directory.exists():
+        return
+    if not directory.is_dir():
+        raise ValueError(f"{str(directory)!r} is an existing file; give another --out directory")
+    config_path = directory / "config.json"
+    if not config_path.is_file():
+        if any(directory.iterdir()):
+            raise ValueError(f"{str(directory)!r} holds files that are not an experiment result; give another "
+                             "--out directory, or --overwrite to write into it anyway")
+        return
+    try:
+        held = recorded_request(json.loads(config_path.read_text()))
+    except (OSError, ValueError):
+        held = None
+    if held != req:
+        what = f"a result of {_describe(held)}" if held else "a result whose request is not recorded"
+        raise ValueError(f"{str(directory)!r} holds {what}; this run ({_describe(req)}) would replace it. Give "
+                         "--out DIR for a trial run, or --overwrite to replace it")
 
 
 @dataclass
@@ -38,7 +111,7 @@ class ExperimentOutput:
 
     def write(self, directory: Path | str | None = None) -> list[Path]:
         """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written."""
-        out = Path(directory) if directory is not None else RESULTS / self.name
+        out = Path(directory) if directory is not None else default_root() / self.name
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "table.csv", out / "table.md", out / "config.json"]
         self.table.to_csv(written[0], index=False)
@@ -69,17 +142,24 @@ def markdown_table(table: pd.DataFrame, notes=()) -> str:
     return text
 
 
-def base_config(name: str, **extra) -> dict:
-    """Provenance shared by every experiment's ``config.json``."""
+def base_config(name: str, *, games: int | None = None, seed: int | None = None, **extra) -> dict:
+    """Provenance shared by every experiment's ``config.json``; ``games`` and ``seed`` as passed to ``run``.
+
+    With ``seed`` given the config records the request (:func:`request`) and the command that reproduces it.
+    """
+    recorded = {} if seed is None else {"request": request(name, games, seed)}
+    command = f"golfsim experiment {name}" + (f" --games {games}" if games is not None else "") \
+        + (f" --seed {seed}" if seed else "")
     return {
         "experiment": name,
+        **recorded,
         "golfsim_version": golfsim.__version__,
         "numba_version": numba.__version__,
         "numpy_version": np.__version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "command": " ".join(["golfsim", "experiment", name] + sys.argv[3:]) if sys.argv[1:2] == ["experiment"]
-        else f"golfsim experiment {name}",
+        "command": command,
+        **({} if seed is None else {"seed": seed}),
         **extra,
     }
 

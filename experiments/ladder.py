@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from experiments import source_fingerprint
 from experiments.common import ExperimentOutput, base_config
+from experiments.fingerprint import behaviour_fingerprint
 from golfsim.rules import Rules
 from golfsim.tournament import run_tournament
 
@@ -77,7 +77,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         }
     table = pd.concat(frames, ignore_index=True)
     config = base_config(
-        NAME, sources=source_fingerprint(),
+        NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, seed=seed,
         deal_sets_per_table=sizes, confidence=CONFIDENCE, tournaments=tournaments,
         games_meaning="deal sets per table; every deal set is played at every table in every seat order",

@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from experiments import source_fingerprint
 from experiments.common import ExperimentOutput, base_config
+from experiments.fingerprint import behaviour_fingerprint
 from experiments.ladder import agent_color, builtin_agents
 from experiments.variants import CONFIDENCE, DEAL_COLUMNS, PLOTTED_SELF_PLAY, deal_statistics
 from experiments.variants import summary as variants_summary
@@ -96,7 +96,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
             rows.append(row)
     table = pd.DataFrame(rows)[["players", "decks", "agent", *DEAL_COLUMNS, *GAUNTLET_COLUMNS]]
     config = base_config(
-        NAME, sources=source_fingerprint(),
+        NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, anchor=ANCHOR, seed=seed,
         player_counts=list(PLAYER_COUNTS), self_play_games=n_self, gauntlet_deal_sets=n_g, gauntlet=meta,
         confidence=CONFIDENCE,

@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from experiments import source_fingerprint
 from experiments.common import ExperimentOutput, base_config
+from experiments.fingerprint import behaviour_fingerprint
 from golfsim import stats
 from golfsim.rules import Rules
 from golfsim.simulate import Table, iter_batches, win_shares
@@ -176,7 +176,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
             rows.append(ab_test(tip, players, n, seed, threads))
     table = pd.DataFrame(rows, columns=COLUMNS)
     config = base_config(
-        NAME, sources=source_fingerprint(),
+        NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, seed=seed, games_per_cell=n,
         player_counts=list(PLAYER_COUNTS), confidence=CONFIDENCE,
         tips=[{**asdict(t), "agent_on": t.agent(True), "agent_off": t.agent(False)} for t in chosen],

@@ -27,8 +27,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from experiments import source_fingerprint
 from experiments.common import ExperimentOutput, base_config
+from experiments.fingerprint import behaviour_fingerprint
 from experiments.ladder import agent_color, builtin_agents
 from golfsim import stats
 from golfsim.rules import Rules
@@ -202,7 +202,8 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     table = with_rank_change(table, "variant", "default")
     table = table[["variant", "option", "value", "agent", "players", *DEAL_COLUMNS, *RANK_COLUMNS]]
     config = base_config(
-        NAME, sources=source_fingerprint(), rules_default=Rules(players=PLAYERS).to_dict(),
+        NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
+        rules_default=Rules(players=PLAYERS).to_dict(),
         variants=[{"label": lab, "option": opt, "value": val, "rules": variant_rules(opt, val).to_dict()}
                   for lab, opt, val in VARIANTS],
         agents=agents, seed=seed, players=PLAYERS, self_play_games=n_self, round_robin_deal_sets=n_rr,

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.errors import IllegalActionError
+from golfsim.errors import AgentError, IllegalActionError
 from golfsim.rules import Rules
 
 app = typer.Typer(
@@ -55,10 +55,32 @@ def clear_errors(fn):
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (ValueError, IllegalActionError) as e:
+        except (ValueError, IllegalActionError, AgentError) as e:
             fail(str(e))
 
     return wrapper
+
+
+def check_out_dir(path: Path, option: str = "--out") -> None:
+    """Refuse, before any work, an output directory that is an existing file or cannot be written.
+
+    A directory that does not exist yet is probed at its nearest existing parent (a temporary file is created and
+    removed there), so a read-only place is caught even for a user whom permission bits do not stop.
+    """
+    import tempfile
+
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is an existing file; give a directory")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{option} {str(path)!r} cannot be made: {str(probe)!r} is a file, not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as e:
+        raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
 
 
 # ---------------------------------------------------------------- shared rule flags
@@ -120,19 +142,42 @@ def score(
 
 # ---------------------------------------------------------------- agents
 @app.command("agents")
-def list_agents():
-    """List the registered agents, their parameters and defaults."""
-    from agents import REGISTRY
+@clear_errors
+def list_agents(
+    format: Annotated[Format, typer.Option(
+        "--format", help="table (default), json (one document) or csv (one row per agent parameter).")] = Format.table,
+):
+    """List the registered agents, their parameters and defaults (user agents included)."""
+    from agents.base import REGISTRY, available
 
-    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
-    for col in ("agent", "kind", "description", "parameters (default)"):
-        table.add_column(col)
+    available()  # loads the user agents named by GOLFSIM_AGENT_MODULES and entry points
+    rows = []
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
         kind = "built-in" if spec.built_in else "compiled" if spec.function is not None else "python"
-        params = "\n".join(f"{p.name}={p.default:g}: {p.doc}" for p in spec.params) or "-"
-        table.add_row(name, kind, spec.description, params)
-    out.print(table)
+        rows.append({"agent": name, "kind": kind, "description": spec.description,
+                     "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
+    if format is Format.json:
+        print(json.dumps(rows))
+        return
+    if format is Format.csv:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["agent", "kind", "description", "parameter", "default", "parameter_doc"])
+        for row in rows:
+            for p in row["parameters"] or [{"name": "", "default": "", "doc": ""}]:
+                writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
+                                 f"{p['default']:g}" if p["name"] else "", p["doc"]])
+        return
+    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
+    for col in ("agent", "kind", "description", "parameters (default)"):
+        table.add_column(col, no_wrap=col != "parameters (default)")
+    for row in rows:
+        params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
+        table.add_row(row["agent"], row["kind"], row["description"], params)
+    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns; a terminal keeps its width.
+    (out if out.is_terminal else Console(width=200)).print(table)
 
 
 # ---------------------------------------------------------------- bench
@@ -247,6 +292,8 @@ def tournament(
 
     rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
                        twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    if out_dir is not None:
+        check_out_dir(out_dir)
     result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
                             seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
                             progress=not quiet, log=log)
@@ -286,25 +333,34 @@ def experiment(
              "results/.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals; the same seed reproduces every table exactly.")] = 0,
     out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: the repository's results/).")] = None,
+        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: ./results, under the current "
+                      "directory).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace OUT/NAME even when it holds a result of another size or seed.")] = False,
 ):
-    """Run an experiment and write table.csv, table.md, figure PNGs and config.json to results/NAME/.
+    """Run an experiment and write table.csv, table.md, figure PNGs and config.json to ./results/NAME/.
 
     'golfsim experiment all' regenerates every committed result (not benchmarks, which depend on the hardware).
+    A directory holding a result is replaced only by the same request (experiment, --games, --seed), which
+    reproduces it; another size or seed is refused before the run unless --overwrite, so a trial run with
+    --games cannot silently replace the committed results.
     """
     import inspect
     import time
 
     import experiments
-    from experiments.common import RESULTS
+    from experiments.common import check_target, default_root, request
 
     key = name.strip().lower()
     chosen = list(experiments.ALL) if key == "all" else [key]
     modules = [experiments.load(n) for n in chosen]
     if games is not None and games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {games}")
-    root = Path(out_dir) if out_dir is not None else RESULTS
+    root = Path(out_dir) if out_dir is not None else default_root()
+    check_out_dir(root)
+    for module in modules:
+        check_target(root / module.NAME, request(module.NAME, games, seed), overwrite)
     for module in modules:
         accepted = inspect.signature(module.run).parameters
         kwargs = {"seed": seed}

@@ -24,7 +24,7 @@ from agents.greedy import greedy_act
 from agents.random_agent import random_act
 from golfsim.cards import NUM_RANKS, parse_card, rank_name
 from golfsim.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
-from golfsim.errors import IllegalActionError
+from golfsim.errors import AgentError, IllegalActionError
 from golfsim.kernel_spec import (
     CURRENT,
     DISCARD_N,
@@ -474,7 +474,7 @@ class Game:
             while not self.hole_over:
                 p = int(self.pub[CURRENT])
                 seat = seats[p]
-                action = seat.act(self, p)
+                action = seat.act(self, p)  # a plain-Python agent that raises is named (AgentError)
                 try:
                     events = self.step(action)
                 except ValueError as err:
@@ -546,7 +546,12 @@ class PythonAgent:
             reset(seed=int(agent_state(check_seed(seed), game, seat)), game=game, seat=seat)
 
     def act(self, game, player: int) -> int:
-        return self.policy(observe(game, player))
+        """The policy's action for ``player``; an exception it raises becomes an ``AgentError`` naming it."""
+        try:
+            return self.policy(observe(game, player))
+        except Exception as e:
+            raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
+                             f"{' '.join(str(e).split())}") from e
 
 
 def make_agents(agents: Sequence, rules: Rules) -> list:

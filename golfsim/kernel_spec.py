@@ -1,7 +1,7 @@
 """The kernel interface: card codes, actions, phases, the public state's fields and the packed rules' indices.
 
 This docstring is the engine's specification; the user-facing rule options are :class:`golfsim.rules.Rules`, whose
-variants it describes below. ``../shared/RULES.md`` is the contract it implements.
+variants it describes below. ``docs/RULES.md`` is the rules document it implements.
 
 Card codes
 ----------

@@ -84,7 +84,7 @@ def auto_decks(players: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """One validated, immutable rule set; every field defaults to the published game (RULES.md).
+    """One validated, immutable rule set; every field defaults to the published game (docs/RULES.md).
 
     Parameters
     ----------

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent
+from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from agents.dispatch import AgentFunctions, decide, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.errors import IllegalActionError
@@ -120,7 +120,7 @@ class Table:
     @classmethod
     def make(cls, agents: Sequence, rules: Rules | None = None) -> Table:
         if isinstance(agents, str):
-            agents = agents.split(",")
+            agents = split_agents(agents)
         rules = Rules(players=len(agents)) if rules is None else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")

@@ -58,7 +58,7 @@ import numpy as np
 import pandas as pd
 
 import golfsim
-from agents.base import AgentChoice, parse_agent
+from agents.base import AgentChoice, parse_agent, split_agents
 from golfsim import stats
 from golfsim.rng import check_seed
 from golfsim.rules import TRUNCATED, Rules
@@ -281,7 +281,11 @@ def _concat(blocks: list[_Block], players: int) -> _Block:
 
 # ---------------------------------------------------------------- progress
 class _RichProgress:
-    """A rich progress bar on stderr: a warm-up message until the first batch, then games played."""
+    """A rich progress bar on stderr: a warm-up message until the first batch, then games played.
+
+    The description stays short and the bar takes only the width left over, so the count of games (``done/total``)
+    and the times are never cut off on an 80-column terminal.
+    """
 
     def __init__(self, total: int, label: str):
         from rich.console import Console
@@ -294,11 +298,11 @@ class _RichProgress:
             TimeRemainingColumn,
         )
 
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
                                  TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(),
                                  console=Console(stderr=True), transient=False)
         self.label = label
-        self.task = self.progress.add_task("compiling or loading the simulator", total=total)
+        self.task = self.progress.add_task("compiling/loading", total=total)
 
     def __enter__(self):
         self.progress.start()
@@ -721,23 +725,6 @@ def _fit_ratings(blocks, seatings, k, players):
 
 
 # ---------------------------------------------------------------- the run
-def split_agents(text: str) -> list[str]:
-    """Split a comma-separated pool, keeping each agent's own ``param=value`` list together.
-
-    ``"pair-builder:a=1,b=2,random"`` gives ``["pair-builder:a=1,b=2", "random"]``: a piece with ``=`` but no
-    ``:`` continues the previous agent's parameters.
-    """
-    out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
-            out[-1] += "," + piece
-        else:
-            out.append(piece)
-    return out
-
-
 def _resolve_pool(agents) -> list[AgentChoice]:
     if isinstance(agents, str):
         agents = split_agents(agents)

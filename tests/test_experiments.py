@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 import experiments
 from agents import parse_agent
 from experiments import tips as tips_module
+from experiments.common import RESULTS, recorded_request
+from experiments.fingerprint import behaviour_fingerprint, fingerprint
 from golfsim.cli import app
 
 SMALL = 60
@@ -197,3 +199,30 @@ def test_cli_all_runs_ladder_tips_variants_and_players_but_not_benchmarks(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(experiments.ALL)
     for name in experiments.ALL:
         assert (tmp_path / name / "table.csv").exists() and (tmp_path / name / "figure.png").exists()
+
+
+# ---------------------------------------------------------------- committed results and the code that made them
+@pytest.mark.parametrize("name", experiments.ALL)
+def test_committed_results_come_from_code_that_plays_exactly_like_this_code(name):
+    config = json.loads((RESULTS / name / "config.json").read_text())
+    assert config["behaviour_fingerprint"] == behaviour_fingerprint(), (
+        f"results/{name} was made by code that plays differently: regenerate it with "
+        f"'golfsim experiment {name} --overwrite' from the repository root")
+
+
+def test_the_fingerprint_changes_when_an_agent_plays_differently_and_only_then():
+    base = (("greedy,random", {}), ("ev,pair-builder", {"end": "one_last_turn"}))
+    changed_agent = (("greedy:take_gain=4,random", {}), ("ev,pair-builder", {"end": "one_last_turn"}))
+    changed_rule = (("greedy,random", {}), ("ev,pair-builder", {"end": "immediate"}))
+    first = fingerprint(base, games=30)
+    assert fingerprint(base, games=30) == first
+    assert fingerprint(changed_agent, games=30) != first
+    assert fingerprint(changed_rule, games=30) != first
+
+
+def test_a_result_written_before_requests_were_stored_is_read_from_its_command():
+    assert recorded_request({"command": "golfsim experiment tips"}) == {"experiment": "tips", "games": None,
+                                                                       "seed": 0}
+    assert recorded_request({"command": "golfsim experiment ladder --games 50 --seed 3"}) == {
+        "experiment": "ladder", "games": 50, "seed": 3}
+    assert recorded_request({"command": "python my_script.py"}) is None

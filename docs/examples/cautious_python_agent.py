@@ -20,7 +20,10 @@ def make_cautious(params: dict):
         mine = observation["view"][observation["player"]]
         face_down = [k for k in range(6) if mine[k] < 0]
         if observation["phase"] in ("open", "flip"):
-            return int(FLIP + face_down[0]) if FLIP + face_down[0] in legal else int(PASS)
+            # the first face-down card the rules let us flip (opening_flips may restrict the second one);
+            # PASS only where it is legal: declining the optional flip of discard_and_flip=may
+            flips = [FLIP + k for k in face_down if FLIP + k in legal]
+            return int(flips[0]) if flips else int(PASS)
         if observation["phase"] == "start":
             top = observation["top_discard"]
             if points[top] <= keep_at_most and face_down:
