@@ -278,6 +278,8 @@ def tournament(
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Directory for the tables (CSV, JSON), plots and config.json.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    log: Annotated[Path | None, typer.Option(
+        "--log", help="Also write every decision and deal end to this Parquet file (see 'golfsim replay').")] = None,
 ):
     """Play a duplicate-deal tournament: rotated seats, identical cards, standings with intervals and ratings.
 
@@ -294,7 +296,9 @@ def tournament(
         check_out_dir(out_dir)
     result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
                             seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
-                            progress=not quiet)
+                            progress=not quiet, log=log)
+    if log is not None:
+        err.print(f"wrote the decision log {log}", highlight=False)
     if result.partial:
         err.print(f"[bold yellow]interrupted:[/] keeping {result.deal_sets:,} of {games:,} complete deal sets "
                   f"({result.games_played:,} games); the result is marked partial", highlight=False)
@@ -383,6 +387,63 @@ def experiment(
         console.print(table)
         console.print(f"wrote {root / module.NAME}: {', '.join(p.name for p in written)}", highlight=False,
                   soft_wrap=True)
+
+
+# ---------------------------------------------------------------- play
+@app.command()
+@clear_errors
+def play(
+    opponents: Annotated[str, typer.Option(help="The bots at the table with you, comma-separated.")] = "ev",
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals (default: a new one, printed).")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Where to save the game log (default: golfsim-game-SEED.parquet here).")] = None,
+    decks: Decks = "auto",
+    jokers: Jokers = "none",
+    opening_flips: OpeningFlips = "any",
+    reveal_instead_of_draw: Reveal = False,
+    discard_and_flip: DiscardFlip = "off",
+    end: End = "immediate",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    holes: Holes = 9,
+    turn_cap: TurnCap = 1000,
+):
+    """Play six-card Golf against the bots in this terminal; the game is saved for 'golfsim replay'."""
+    import secrets
+
+    from agents.base import parse_agent
+    from golfsim import play as table
+
+    names = [o.strip() for o in opponents.split(",") if o.strip()]
+    if not names:
+        raise ValueError("give at least one opponent, e.g. --opponents ev,greedy")
+    for name in names:
+        parse_agent(name)
+    rules = make_rules(len(names) + 1, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
+                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot save the game to {path}: the directory {path.parent} does not exist")
+    raise typer.Exit(table.main(names, rules, seed, path))
+
+
+# ---------------------------------------------------------------- replay
+@app.command()
+@clear_errors
+def replay(
+    log: Annotated[Path, typer.Argument(help="A decision log (tournament --log) or a game saved by 'golfsim play'.")],
+    game: Annotated[int, typer.Option(help="The game's number in the log (column 'game').")] = 0,
+    hole: Annotated[int | None, typer.Option(
+        help="A hole, from 0: show its deal move by move. Without it: the game's scorecard.")] = None,
+):
+    """Show a logged game: its scorecard, or one deal move by move with every layout."""
+    from golfsim.replay import deal_lines, scorecard_lines
+    from golfsim.trace import read_log
+
+    opened = read_log(log)
+    lines = scorecard_lines(opened, game) if hole is None else deal_lines(opened, game, hole)
+    print("\n".join(lines))
 
 
 # ---------------------------------------------------------------- cache

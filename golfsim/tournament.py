@@ -760,7 +760,7 @@ def _rule_flags(rules: Rules) -> list[str]:
 def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
                    schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
                    threads: int | None = None, batch_size: int = DEFAULT_BATCH, confidence: float = 0.95,
-                   progress: bool | Callable[[int, int], None] = False) -> TournamentResult:
+                   progress: bool | Callable[[int, int], None] = False, log=None) -> TournamentResult:
     """Play a duplicate-deal tournament and return its standings, head-to-head table and ratings.
 
     Parameters
@@ -798,6 +798,9 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
     progress : bool or callable
         ``True`` shows a rich progress bar on stderr; a callable is called as ``progress(games_done, games_total)``
         after every simulator call (raise ``KeyboardInterrupt`` from it to stop the run).
+    log : str or Path, optional
+        Also write every decision and deal end to this Parquet file (:mod:`golfsim.trace`); the games played are
+        the same.
 
     Returns
     -------
@@ -859,14 +862,27 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
     if progress is True:
         reporter = _RichProgress(total_games, f"{len(tables)} table(s), {len(seatings)} seat orders")
     callback = reporter if reporter is not None else progress if callable(progress) else None
+    decision_log = None
+    if log is not None:
+        from golfsim.trace import DecisionLog
+
+        decision_log = DecisionLog(log, rules, seed)
+        for (t, r, seats), (_, agent_seed) in zip(seatings, sim_tables, strict=True):
+            decision_log.add_seating(t, r, [labels[j] for j in seats], agent_seed)
     try:
         if reporter is not None:
             reporter.__enter__()
         for lo in range(0, games, batch_size):
             n = min(batch_size, games - lo)
             for i, (table, agent_seed) in enumerate(sim_tables):
-                for batch in iter_batches(table, n, seed, agent_seed=agent_seed, first_game=lo, batch_size=n,
-                                          threads=threads):
+                if decision_log is None:
+                    batches = iter_batches(table, n, seed, agent_seed=agent_seed, first_game=lo, batch_size=n,
+                                           threads=threads)
+                else:
+                    batches = decision_log.play(table, n, agent_seed=agent_seed, first_game=lo, batch_size=n,
+                                                threads=threads, seating=i, game_base=i * games,
+                                                labels=[labels[j] for j in seatings[i][2]])
+                for batch in batches:
                     stored[i].append(_summarise(batch))
                     played += batch.hole_scores.shape[0]
                 if callback is not None:
@@ -877,6 +893,8 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
     finally:
         if reporter is not None:
             reporter.__exit__(None, None, None)
+        if decision_log is not None:
+            decision_log.close(partial=interrupted)
     blocks = [_concat(s[:completed], players) for s in stored]
     deal_sets = blocks[0].totals.shape[0]
     partial = interrupted and deal_sets < games

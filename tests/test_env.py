@@ -1,13 +1,15 @@
 """The step API: observation holds only what a player may know; illegal moves and bad input are refused."""
 
+import doctest
 import random
 
 import numpy as np
 import pytest
 
+import golfsim.env
 from golfsim.env import GolfEnv, play_game
 from golfsim.errors import IllegalActionError
-from golfsim.rules import DRAW_STOCK, HOLD, THROW_DRAWN, Rules
+from golfsim.rules import DRAW_STOCK, FLIP, HOLD, PLACE_DRAWN, THROW_DRAWN, Rules
 from tests.unseen_cards import permute_at, unseen_deck_indices
 
 
@@ -88,6 +90,53 @@ def test_render_shows_the_table():
     assert "player 0: ? ? ? / ? ? ?" in text and "stock 39 cards" in text
 
 
+def test_render_hides_the_drawn_card_from_onlookers_and_says_when_the_deal_is_over():
+    env = GolfEnv(Rules())
+    env.reset(deck=[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] * 4)  # the stock's top card is an A
+    while env.phase == "open":
+        env.step(env.legal_actions()[0])
+    env.step(DRAW_STOCK)
+    assert "drawn card A" in env.render(player=0)
+    assert "drawn card A" not in env.render() and "player 0 holds a drawn card" in env.render(player=1)
+    while not env.done:
+        env.step(PLACE_DRAWN + env.face_down()[0] if env.phase == "hold" else DRAW_STOCK)
+    text = env.render()
+    assert "to move" not in text and "deal over (went out)" in text and "*" not in text
+
+
+def test_accessors_name_the_state():
+    env = GolfEnv(Rules(players=3))
+    env.reset(4, hole=2)
+    assert (env.hole, env.first_player, env.turn, env.end_reason, env.went_out) == (2, 2, 0, "running", -1)
+    env.step(FLIP + 4)
+    [event] = env.history
+    assert (event.player, event.phase, event.action, event.position) == (2, "open", FLIP + 4, 4)
+    while env.phase == "open":
+        env.step(env.legal_actions()[0])
+    assert env.turn == 1 and len(env.history) == 6
+
+
+def test_docstring_example_ends_its_deal():
+    result = doctest.testmod(golfsim.env)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_compiled_bot_from_the_step_api_plays_the_simulators_deal():
+    from golfsim.simulate import simulate
+
+    rules = Rules(holes=1)
+    env = GolfEnv(rules)
+    batch = simulate(["ev", "greedy"], rules, games=5, seed=8)
+    for game in range(5):
+        bots = [env.agent("ev", seat=0, seed=8, game=game), env.agent("greedy", seat=1, seed=8, game=game)]
+        env.reset(8, game=game)
+        while not env.done:
+            p = env.current_player
+            env.step(bots[p].act(env, p))
+        row = batch.deals[batch.deals["game"] == game]
+        assert env.scores == [int(row["score_0"].iloc[0]), int(row["score_1"].iloc[0])]
+
+
 def test_illegal_action_names_the_action_and_the_legal_set():
     env = GolfEnv(Rules())
     env.reset(0)
@@ -122,6 +171,14 @@ def test_bad_input_gets_a_clear_error(call, message):
     env.reset(0)
     with pytest.raises(ValueError, match=message):
         call(env)
+
+
+@pytest.mark.parametrize("read", ["went_out", "truncated", "turn", "end_reason", "first_player", "done", "scores",
+                                  "current_player", "history"])
+def test_reading_the_state_before_reset_is_refused(read):
+    env = GolfEnv(Rules())
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        getattr(env, read)
 
 
 def test_scores_before_the_end_and_play_before_reset_are_refused():

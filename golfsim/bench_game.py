@@ -1,0 +1,81 @@
+"""Benchmarks of the game object and the decision logs (the numbers quoted in the README come from here).
+
+``python -m golfsim.bench_game step`` times compiled bots called from the step API; ``python -m golfsim.bench_game
+log`` times a tournament with and without ``--log`` and measures the log's size and the run's peak memory.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from golfsim.env import GolfEnv
+from golfsim.rules import Rules
+
+
+def step_api_per_decision(agent: str = "ev", decisions: int = 20_000, seed: int = 1) -> dict:
+    """Microseconds per decision of ``agent`` playing every seat through :class:`GolfEnv`: its decision plus the
+    step, and the decision alone."""
+    env = GolfEnv(Rules())
+    bot = env.agent(agent, seat=0, seed=seed)
+    env.reset(seed)
+    bot.act(env, env.current_player)  # compile or load from the cache
+    done, game = 0, 0
+    start = time.perf_counter()
+    while done < decisions:
+        env.reset(seed, game=game)
+        game += 1
+        while not env.done:
+            env.step(bot.act(env, env.current_player))
+            done += 1
+    both = (time.perf_counter() - start) / done
+    env.reset(seed)
+    start = time.perf_counter()
+    for _ in range(decisions):
+        bot.act(env, env.current_player)
+    alone = (time.perf_counter() - start) / decisions
+    return {"agent": agent, "decisions": done, "decide_and_step_us": both * 1e6, "decide_us": alone * 1e6}
+
+
+def tournament_with_and_without_log(games: int = 20_000, agents: str = "ev,greedy", threads: int | None = None,
+                                    path: str = "decisions.parquet") -> dict:
+    """Seconds of the same tournament unlogged and logged (each after a warm-up), the log's bytes per decision and
+    this process's peak resident memory."""
+    import os
+    import resource
+
+    from golfsim.tournament import run_tournament, split_agents
+    from golfsim.trace import read_log
+
+    pool = split_agents(agents)
+    run_tournament(pool, Rules(), 20, 0, threads=threads)
+    run_tournament(pool, Rules(), 20, 0, threads=threads, log=path)
+    start = time.perf_counter()
+    run_tournament(pool, Rules(), games, 0, threads=threads)
+    plain = time.perf_counter() - start
+    start = time.perf_counter()
+    run_tournament(pool, Rules(), games, 0, threads=threads, log=path)
+    logged = time.perf_counter() - start
+    log = read_log(path)
+    decisions = log.meta["rows"] - log.meta["deal_sets"] * len(log.meta["seatings"]) * log.rules.holes
+    return {"games": games * len(pool), "unlogged_s": plain, "logged_s": logged, "speed_ratio": plain / logged,
+            "decisions": decisions, "bytes_per_decision": os.path.getsize(path) / decisions,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def main(argv: list[str]) -> None:
+    what = argv[0] if argv else "step"
+    if what == "step":
+        for agent in ("random", "greedy", "pair-builder", "ev"):
+            r = step_api_per_decision(agent)
+            print(f"{agent:13s} decide+step {r['decide_and_step_us']:6.1f} us   decide {r['decide_us']:5.1f} us")
+    elif what == "log":
+        games = int(argv[1]) if len(argv) > 1 else 20_000
+        r = tournament_with_and_without_log(games)
+        print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" for k, v in r.items()))
+    else:
+        raise SystemExit(f"unknown benchmark {what!r}; choose step or log")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])
