@@ -227,7 +227,7 @@ class DecisionLog:
         per_game = most_records_per_game(players, holes, table.rules.turn_cap)
         capacity = max(RECORD_ROWS, per_game)
         nthreads = thread_count(threads)
-        head = (rules, ids, params, agent_fns, np.uint64(self.seed), np.uint64(agent_seed))
+        head = (rules, ids, params, agent_fns, table.sees_hidden(), np.uint64(self.seed), np.uint64(agent_seed))
 
         def run_slice(start, lo, hi, outputs, buffers):
             """Play rows lo..hi of a batch, returning the record chunks in order."""

@@ -40,6 +40,7 @@ from golfsim.kernel_spec import (
     TURN,
 )
 from golfsim.rng import agent_state, deal_state
+from golfsim.worlds import fill_sight
 
 KIND, HOLE_COL, TURN_COL, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(9)
 WENT_OUT_COL = VIEW0 + 6
@@ -66,10 +67,10 @@ def _moved_card(pub, hid, rules, p, phase, action):
 
 @leaf
 def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-                     deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error,
+                     deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
                      rec, rec_game, rec_scores, row, game_row):
     """Play every hole of game ``game`` like ``simulate.play_game``, recording from row ``row``; return the next
-    free row."""
+    free row. Seats with ``sees[p]`` are given ``sight`` (the true state after the public one), as there."""
     players = rules[R_PLAYERS]
     ov = rules[R_OFF_VIEW]
     od = rules[R_OFF_DISCARD]
@@ -81,7 +82,11 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])
-            a = decide(agent_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
+            view = pub
+            if sees[p]:
+                fill_sight(sight, pub, hid, rules, deal_rng)
+                view = sight
+            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 error[0] = h + 1
                 error[1] = p
@@ -132,9 +137,9 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def play_logged_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+def play_logged_games(rules, agent_ids, params, agent_fns, sees, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores,
-                      rec, rec_game, rec_scores, game_rows):
+                      sight, rec, rec_game, rec_scores, game_rows):
     """Play games ``first_game + lo ..`` into rows ``lo ..`` of the outputs while the record arrays have room for
     a whole game (``game_rows`` records, the most a game can take); return ``(games played up to, rows used)``.
 
@@ -146,7 +151,7 @@ def play_logged_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed
     while i < hi and row + game_rows <= capacity:
         row = play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                                deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i],
-                               reasons[i], errors[i], rec, rec_game, rec_scores, row, i)
+                               reasons[i], errors[i], sees, sight, rec, rec_game, rec_scores, row, i)
         i += 1
         if errors[i - 1, 0] != 0:
             break

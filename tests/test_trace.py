@@ -167,3 +167,13 @@ def test_an_interrupted_logged_tournament_leaves_a_readable_log_marked_partial(t
     ends = log.frame(filters=[("kind", "=", "deal_end")])
     played = ends.groupby("seat_order")["deal_set"].apply(sorted).to_dict()
     assert played == {0: list(range(20)), 1: list(range(10))}  # everything played is logged
+
+
+def test_the_logging_loop_gives_the_oracle_the_true_state_as_the_simulator_does(tmp_path):
+    # the oracle returns an illegal action when handed only the public state, so a loop that forgot it would fail
+    table = Table.make(["oracle", "mc:samples=4", "greedy"], Rules(players=3, holes=1))
+    plain = list(iter_batches(table, 6, seed=3, batch_size=3, threads=1))
+    with DecisionLog(tmp_path / "log.parquet", table.rules, 3) as log:
+        logged = list(log.play(table, 6, batch_size=3, threads=1))
+    for a, b in zip(plain, logged, strict=True):
+        np.testing.assert_array_equal(a.hole_scores, b.hole_scores)
