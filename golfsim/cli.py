@@ -176,8 +176,10 @@ def list_agents(
     for row in rows:
         params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
         table.add_row(row["agent"], row["kind"], row["description"], params)
-    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns; a terminal keeps its width.
-    (out if out.is_terminal else Console(width=200)).print(table)
+    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns (room for the longest description
+    # and a parameter with its help on one line); a terminal keeps its width.
+    widest = max((len(row["description"]) for row in rows), default=0)
+    (out if out.is_terminal else Console(width=max(200, widest + 150))).print(table)
 
 
 # ---------------------------------------------------------------- bench

@@ -137,8 +137,11 @@ def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
     done = run_cli("agents")
     assert done.returncode == 0, done.stderr
     listed = listed_agents(done.stdout)
-    assert sorted(listed) == ["ev", "greedy", "pair-builder", "random"]
-    assert {kind for kind, _ in listed.values()} == {"built-in"}
+    assert sorted(listed) == ["ev", "greedy", "mc", "oracle", "pair-builder", "random"]
+    # the searchers ship with golfsim but stay out of the default pools (they play about 100 deals per second)
+    assert {name for name, (kind, _) in listed.items() if kind == "built-in"} == {"ev", "greedy", "pair-builder",
+                                                                                "random"}
+    assert {"samples", "objective"} <= set(listed["mc"][1]) and {"samples"} <= set(listed["oracle"][1])
     # README, "Bots": each strategy tip is a parameter of a built-in agent
     assert {"count_out", "watch_discard"} <= set(listed["ev"][1])
     assert {"blind_swap", "take_gain"} <= set(listed["greedy"][1])
