@@ -12,6 +12,7 @@ name           question
 ``variants``   what each rule option does to deal scores, deal length, going out, first-seat advantage, agent ranking
 ``players``    the same deal statistics and the agents' order from 2 to 8 players
 ``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
+``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -31,6 +32,7 @@ REGISTRY: dict[str, str] = {
     "variants": "experiments.variants",
     "players": "experiments.players",
     "benchmarks": "experiments.benchmarks",
+    "search": "experiments.search",
 }
 
 #: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).

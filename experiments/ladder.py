@@ -5,6 +5,13 @@ Each player count is one :func:`golfsim.tournament.run_tournament` of all built-
 of all four; each table is played in every seat order (rotations at 2 players, every permutation at 3 and 4) on the
 same duplicate deals. Intervals are 95% Student-t intervals over deal sets; win rates share ties.
 
+The searching players are slow (``mc`` plays about 10,000 times slower than ``ev``), so they have their own section,
+``with search``, on far fewer deal sets (:data:`SEARCH_DEAL_SETS`): at 2 players a round robin of the built-ins with
+``mc`` (default parameters), ``ev`` tuned by ``golfsim tune`` (:data:`TUNED_EV`, when a tuning result exists) and
+``oracle``, a reference that SEES HIDDEN CARDS (its label says so in every table, JSON entry and figure); at 4
+players one table of ``mc`` with ev, pair-builder and greedy (random left out, a table seats four). The built-ins'
+section is played exactly as before, so its numbers do not depend on the search section.
+
 Run: ``golfsim experiment ladder`` or ``python -m experiments.ladder``.
 """
 
@@ -24,15 +31,25 @@ PLAYER_COUNTS = (2, 3, 4)
 #: Deal sets per table at full size (each deal set is played in every seat order of every table).
 FULL_DEAL_SETS = {2: 100_000, 3: 25_000, 4: 25_000}
 CONFIDENCE = 0.95
+#: The section with searching players: deal sets per table at full size (each in every seat order of every table).
+SEARCH_DEAL_SETS = {2: 100, 4: 20}
+#: With ``games`` given, the search section plays ``max(2, games // SEARCH_SCALE)`` deal sets per table.
+SEARCH_SCALE = 30
+#: ev with the parameters chosen by ``golfsim tune ev`` (``results/tuning/ev/config.json``); None: no tuning result.
+TUNED_EV: str | None = None
+TUNED_EV_SOURCE = "results/tuning/ev/config.json"
+SECTIONS = ("built-ins", "with search")
 
-COLUMNS = ["players", "rank", "agent", "mean_score", "mean_score_low", "mean_score_high", "win_rate", "win_rate_low",
-           "win_rate_high", "rating", "rating_se", "went_out_rate", "out_win_rate", "mean_turns", "games",
-           "deal_sets"]
+COLUMNS = ["section", "players", "rank", "agent", "sees_hidden_cards", "mean_score", "mean_score_low",
+           "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "rating", "rating_se", "went_out_rate",
+           "out_win_rate", "mean_turns", "games", "deal_sets"]
 
 
 def agent_color(agent: str) -> str:
     """One colour per agent name, the same in every figure of every experiment."""
-    fixed = {"ev": "C0", "greedy": "C1", "pair-builder": "C2", "random": "C3"}
+    fixed = {"ev": "C0", "greedy": "C1", "pair-builder": "C2", "random": "C3", "mc": "C4", "oracle": "C5"}
+    if agent.startswith("ev:"):
+        return "C9"
     return fixed.get(agent.split(":")[0], f"C{4 + sum(map(ord, agent)) % 6}")
 
 
@@ -41,6 +58,53 @@ def builtin_agents() -> list[str]:
     from agents import REGISTRY
 
     return sorted(name for name, spec in REGISTRY.items() if spec.built_in)
+
+
+def search_pools() -> dict[int, list[str]]:
+    """The agents of the search section at each player count (see the module docstring)."""
+    two = [*builtin_agents(), "mc", *([TUNED_EV] if TUNED_EV else []), "oracle"]
+    return {2: two, 4: ["ev", "greedy", "mc", "pair-builder"]}
+
+
+def sees_hidden(label: str) -> bool:
+    """True for an agent label of a player that is given the hidden cards."""
+    from agents.base import SEES_HIDDEN_MARK
+
+    return label.endswith(SEES_HIDDEN_MARK)
+
+
+def _tournament_record(res) -> dict:
+    return {
+        "schedule": res.config["schedule"], "seating": res.config["seating"], "tables": len(res.config["tables"]),
+        "seat_orders": sum(len(t["seat_orders"]) for t in res.config["tables"]),
+        "deal_sets": res.deal_sets, "games_played": res.games_played, "truncated_deals": res.truncated_deals,
+        "rating_model": res.rating_model, "command": res.config["command"],
+    }
+
+
+def run_search_section(games: int | None, seed: int, threads: int | None,
+                       log: Callable[[str], None] | None) -> tuple[pd.DataFrame, dict, dict]:
+    """The section with searching players: its rows, its tournaments and its deal sets per table."""
+    sizes = {p: (n if games is None else max(2, int(games) // SEARCH_SCALE)) for p, n in SEARCH_DEAL_SETS.items()}
+    frames, tournaments = [], {}
+    for players, pool in search_pools().items():
+        if log:
+            log(f"ladder (with search): {players} players, {', '.join(pool)}; {sizes[players]:,} deal sets per table")
+        res = run_tournament(pool, Rules(players=players), sizes[players], seed, threads=threads,
+                             confidence=CONFIDENCE)
+        st = res.standings.copy()
+        st.insert(0, "players", players)
+        st.insert(0, "section", SECTIONS[1])
+        st["sees_hidden_cards"] = st.agent.map(sees_hidden)
+        frames.append(st[COLUMNS])
+        searchers = [a for a in res.standings.agent if a.split(":")[0].split(" ")[0] in ("mc", "oracle")
+                     or (TUNED_EV and a == TUNED_EV)]
+        h2h = res.head_to_head[res.head_to_head.agent.isin(searchers)]
+        tournaments[players] = {**_tournament_record(res), "agents": list(res.standings.agent),
+                                "head_to_head": h2h[["agent", "opponent", "mean_diff", "mean_diff_low",
+                                                     "mean_diff_high", "win_rate", "deal_sets", "games"]]
+                                .to_dict(orient="records")}
+    return pd.concat(frames, ignore_index=True), tournaments, sizes
 
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
@@ -68,19 +132,25 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
                              confidence=CONFIDENCE)
         st = res.standings.copy()
         st.insert(0, "players", players)
+        st.insert(0, "section", SECTIONS[0])
+        st["sees_hidden_cards"] = st.agent.map(sees_hidden)
         frames.append(st[COLUMNS])
-        tournaments[players] = {
-            "schedule": res.config["schedule"], "seating": res.config["seating"], "tables": len(res.config["tables"]),
-            "seat_orders": sum(len(t["seat_orders"]) for t in res.config["tables"]),
-            "deal_sets": res.deal_sets, "games_played": res.games_played, "truncated_deals": res.truncated_deals,
-            "rating_model": res.rating_model, "command": res.config["command"],
-        }
-    table = pd.concat(frames, ignore_index=True)
+        tournaments[players] = _tournament_record(res)
+    search_rows, search_tournaments, search_sizes = run_search_section(games, seed, threads, log)
+    table = pd.concat([*frames, search_rows], ignore_index=True)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, seed=seed,
         deal_sets_per_table=sizes, confidence=CONFIDENCE, tournaments=tournaments,
         games_meaning="deal sets per table; every deal set is played at every table in every seat order",
+        search={
+            "agents": search_pools(), "deal_sets_per_table": search_sizes, "tournaments": search_tournaments,
+            "tuned_ev": TUNED_EV, "tuned_ev_source": TUNED_EV_SOURCE if TUNED_EV else None,
+            "sees_hidden_cards": sorted({a for a in search_rows.agent if sees_hidden(a)}),
+            "head_to_head_meaning": "mean_diff: paired mean of total(agent) - total(opponent) on identical deals, "
+                                    "negative = the agent scored lower (better); 95% interval",
+            "size_rule": f"full size {SEARCH_DEAL_SETS}; with --games N, max(2, N // {SEARCH_SCALE}) per table",
+        },
     )
     notes = [
         f"Agents: {', '.join(agents)} (every built-in, default parameters); default rules (one deck, nine holes, "
@@ -94,8 +164,20 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "Plackett-Luce (3-4 players) on the Elo-like scale, mean 0.",
         "went_out_rate: share of the agent's deals in which it went out; out_win_rate: share of those in which it "
         "held the lowest deal score (ties shared); mean_turns: turns per deal, all players.",
+        "Section 'with search' (mc is about 10,000 times slower than ev, so far fewer deal sets; its rows are not "
+        "comparable with the built-ins' section, whose pools differ): " + "; ".join(
+            f"{p} players: {', '.join(search_pools()[p])}, {t['schedule']}, {t['tables']} table(s) x "
+            f"{t['seat_orders'] // t['tables']} seat orders ({t['seating']}) x {t['deal_sets']:,} deal sets = "
+            f"{t['games_played']:,} games" for p, t in search_tournaments.items()) + f"; seed {seed}.",
+        "mc: determinized Monte-Carlo search at its defaults (64 worlds per decision, ev rollouts); "
+        + (f"tuned ev: {TUNED_EV} (parameters chosen by golfsim tune ev, {TUNED_EV_SOURCE}); " if TUNED_EV else
+           "tuned ev: left out (no tuning result was available when this ladder was run); ")
+        + "oracle (sees hidden cards): the same search given the real face-down cards and stock order, a research "
+          "reference for the value of hidden information, never a fair player.",
     ]
-    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+    figures = {"figure": plot(table[table.section == SECTIONS[0]], config),
+               "search": plot_search(table[table.section == SECTIONS[1]], config)}
+    return ExperimentOutput(NAME, table, config, figures, notes)
 
 
 def plot(table: pd.DataFrame, config: dict):
@@ -136,9 +218,56 @@ def plot(table: pd.DataFrame, config: dict):
     return fig
 
 
+def plot_search(table: pd.DataFrame, config: dict):
+    """The section with searching players: mean nine-hole score and win rate of each agent, 95% intervals."""
+    import matplotlib.pyplot as plt
+
+    counts = sorted(table.players.unique())
+    fig, axes = plt.subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * len(table)), squeeze=False, sharey="row",
+                             gridspec_kw={"height_ratios": [len(table[table.players == p]) for p in counts]})
+    for (ax_score, ax_win), players in zip(axes, counts, strict=True):
+        rows = table[table.players == players].sort_values("mean_score")
+        y = range(len(rows))
+        colors = [agent_color(a) for a in rows.agent]
+        for yy, r, color in zip(y, rows.itertuples(), colors, strict=True):
+            marker = "D" if r.sees_hidden_cards else "o"
+            ax_score.errorbar(r.mean_score, yy, xerr=[[r.mean_score - r.mean_score_low],
+                                                      [r.mean_score_high - r.mean_score]],
+                              fmt=marker, color=color, capsize=4)
+            ax_win.errorbar(100 * r.win_rate, yy, xerr=[[100 * (r.win_rate - r.win_rate_low)],
+                                                        [100 * (r.win_rate_high - r.win_rate)]],
+                            fmt=marker, color=color, capsize=4)
+        labels = [a.replace(" (sees hidden cards)", "\n(SEES HIDDEN CARDS)") for a in rows.agent]
+        ax_score.set_yticks(list(y), labels, fontsize=8)
+        ax_score.invert_yaxis()
+        ax_score.set_xscale("log")
+        ticks = [t for t in (20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 400)
+                 if rows.mean_score_low.min() * 0.8 <= t <= rows.mean_score_high.max() * 1.25]
+        ax_score.set_xticks(ticks, [str(t) for t in ticks])
+        ax_score.minorticks_off()
+        ax_score.set(xlabel="mean 9-hole score (points, log scale; lower is better)",
+                     ylabel=f"{players} players (agent)")
+        ax_win.set(xlabel="win rate (% of games, ties shared)")
+        ax_win.axvline(100 / players, color="k", ls=":", lw=1)
+        for ax in (ax_score, ax_win):
+            ax.grid(alpha=0.3)
+    search = config["search"]
+    games = {p: t["games_played"] for p, t in search["tournaments"].items()}
+    fig.suptitle(
+        "Agent ladder with the searching players (mc; oracle SEES HIDDEN CARDS), duplicate deals, default rules "
+        "(1 deck, 9 holes)\n2 players: round robin; 4 players: one table in every seat order; dotted line: even "
+        f"chances; error bars: 95% intervals; seed {config['seed']}; deal sets per table "
+        + ", ".join(f"{p}p {n:,}" for p, n in search["deal_sets_per_table"].items()) + "; games played "
+        + ", ".join(f"{p}p {n:,}" for p, n in games.items())
+        + f"; built-ins' section: {', '.join(f'{p}p {n:,}' for p, n in config['deal_sets_per_table'].items())}",
+        fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """The short table the command line prints."""
-    out = table[["players", "rank", "agent", "mean_score", "win_rate"]].copy()
+    out = table[["section", "players", "rank", "agent", "mean_score", "win_rate"]].copy()
     out["95% CI"] = [f"{lo:.2f} to {hi:.2f}" for lo, hi in zip(table.mean_score_low, table.mean_score_high,
                                                                  strict=True)]
     return out

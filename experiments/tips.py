@@ -16,6 +16,15 @@ tested seat removes the advantage of any one seat), and :func:`golfsim.stats.pai
 So each row answers: "at a table of players who do not follow the tip, how many points per nine-hole game does one
 player gain by following it?"
 
+A player that plans
+-------------------
+Tips (b) and (e) hurt ev, a player that looks one move ahead. The rows with base agent ``mc-tips`` ask whether they
+hurt ``mc``, which searches by playing each deal forward (:mod:`experiments.mc_tips`: mc at its defaults with the
+tip's rule laid over its moves; with the rule off it plays exactly like ``mc``). mc is about 10,000 times slower than
+ev, so these rows are played at 2 players only, on far fewer deal sets (:data:`PLANNING_GAMES`), with mc in every
+seat. The other tips are parameters of greedy, pair-builder or ev that mc has no counterpart for (its baseline and
+rollouts are ev at its defaults, which already watches the discard pile): they are not re-tested on mc.
+
 Run: ``golfsim experiment tips`` or ``python -m experiments.tips``.
 """
 
@@ -27,6 +36,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+import experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 from experiments.common import ExperimentOutput, base_config
 from experiments.fingerprint import behaviour_fingerprint
 from golfsim import stats
@@ -40,6 +50,11 @@ FULL_GAMES = 100_000
 CONFIDENCE = 0.95
 #: An effect whose whole interval lies within this many points per nine-hole game of zero is called negligible.
 NEGLIGIBLE = 0.1
+#: Deal sets per row of the planning player (mc-tips) at full size; with ``games`` given, ``max(2, games //
+#: PLANNING_SCALE)``.
+PLANNING_GAMES = 200
+PLANNING_SCALE = 30
+PLANNING_BASE = "mc-tips"
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,18 @@ class Tip:
     on: float
     off: float
     comment: str = ""
+    players: tuple[int, ...] = PLAYER_COUNTS
+
+    @property
+    def planning(self) -> bool:
+        """True for a tip tested on the searching player (slow: fewer deal sets, 2 players)."""
+        return self.base == PLANNING_BASE
+
+    def games(self, games: int | None) -> int:
+        """Deal sets per row for a run of ``games`` (``None``: the full size)."""
+        if self.planning:
+            return PLANNING_GAMES if games is None else max(2, int(games) // PLANNING_SCALE)
+        return FULL_GAMES if games is None else int(games)
 
     def agent(self, on: bool) -> str:
         value = self.on if on else self.off
@@ -85,6 +112,15 @@ TIPS: tuple[Tip, ...] = (
     Tip("f", "a lone two beats a pair of twos", "Because a pair of twos scores 0 rather than minus 4, a lone two "
         "(minus 2) helps you more than a pair of them.", "pair-builder", "lone_two", 1, 0,
         "on: never completes a column pair of twos"),
+    Tip("b-mc", "build pairs before you lower singles (planning player)", "Build pairs before you lower singles.",
+        PLANNING_BASE, "pairs_first", 1, 0,
+        "on: mc, except that a card completing a column pair with a positive gain (pair-builder's pairs_first rule) "
+        "is taken or placed whatever the search prefers; off: plain mc (default parameters)", players=(2,)),
+    Tip("e-mc", "count before you go out (planning player)", "Turning your last card ends the hand for everyone. "
+        "Only do it when your total is low or the others are about to beat you.", PLANNING_BASE, "count_out", 1, 0,
+        "on: mc, except that a move of the search going out above ev's limit (the best opponent's estimate) is "
+        "vetoed and ev's move played; off: plain mc, whose search may go out against ev's count when it is sure "
+        "(its baseline, ev at its defaults, already counts)", players=(2,)),
 )
 
 COLUMNS = ["tip", "name", "players", "base_agent", "parameter", "on", "off", "opponents", "games", "effect",
@@ -170,16 +206,18 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     chosen = TIPS if tips is None else tuple(tip_by_key(k) for k in tips)
     rows = []
     for tip in chosen:
-        for players in PLAYER_COUNTS:
+        for players in tip.players:
             if log:
-                log(f"tips: ({tip.key}) {tip.tip}, {players} players, {n:,} deal sets")
-            rows.append(ab_test(tip, players, n, seed, threads))
+                log(f"tips: ({tip.key}) {tip.tip}, {players} players, {tip.games(games):,} deal sets")
+            rows.append(ab_test(tip, players, tip.games(games), seed, threads))
     table = pd.DataFrame(rows, columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, seed=seed, games_per_cell=n,
         player_counts=list(PLAYER_COUNTS), confidence=CONFIDENCE,
-        tips=[{**asdict(t), "agent_on": t.agent(True), "agent_off": t.agent(False)} for t in chosen],
+        tips=[{**asdict(t), "agent_on": t.agent(True), "agent_off": t.agent(False), "games": t.games(games)}
+              for t in chosen],
+        planning_games_per_cell=max([t.games(games) for t in chosen if t.planning], default=None),
         design="per tip and player count: one run with every seat off, and one run per seat s with seat s on; "
                "same seed, so identical deals; effect = mean over s of total_on_s(seat s) - total_off(seat s), "
                "paired t-interval over deal sets; negative = the tip helps",
@@ -187,7 +225,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     )
     notes = [
         f"Default rules (one deck, nine holes, immediate end) at {' and '.join(map(str, PLAYER_COUNTS))} players; "
-        f"{n:,} duplicate deal sets per row, seed {seed} (the same deals for every tip).",
+        f"{n:,} duplicate deal sets per row, seed {seed} (the same deals for every tip); the planning player's rows "
+        f"(mc-tips, 2 players only): {PLANNING_GAMES if games is None else max(2, n // PLANNING_SCALE):,} deal sets "
+        "per row, mc in every seat.",
         "Each row: the base agent with the tip on (parameter = on) in one seat, every other seat the same base agent "
         "with the tip off (parameter = off); the tested seat is rotated through every seat and compared with the "
         "run where every seat has the tip off, on identical deals.",
@@ -196,6 +236,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "(ties shared); games_changed: share of deal sets in which the switch changed any score. verdict: helps / "
         f"hurts when the interval excludes 0, negligible when it lies within {NEGLIGIBLE:g} points of 0.",
         *[f"({t.key}) {t.tip}: base {t.base}, {t.param} on={t.on:g} / off={t.off:g}. {t.comment}." for t in chosen],
+        "Tips (a), (c), (c6), (d) and (f) are not re-tested on the planning player: they are parameters of greedy, "
+        "pair-builder or ev with no counterpart in mc (its baseline and rollouts are ev at its defaults, which "
+        "already watches the discard pile, tip (d)); expressing them would mean changing mc's rollout policy.",
     ]
     return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
 
@@ -209,8 +252,9 @@ def plot(table: pd.DataFrame, config: dict):
     counts = sorted(table.players.unique())
     offsets = np.linspace(-0.18, 0.18, len(counts)) if len(counts) > 1 else [0.0]
     for players, dy, marker in zip(counts, offsets, "os^D", strict=False):
-        rows = table[table.players == players].set_index("tip").loc[keys]
-        y = np.arange(len(keys)) + dy
+        rows = table[table.players == players].set_index("tip")
+        rows = rows.loc[[k for k in keys if k in rows.index]]  # the planning player's tips are at 2 players only
+        y = np.array([keys.index(k) for k in rows.index]) + dy
         err = [rows.effect - rows.effect_low, rows.effect_high - rows.effect]
         bars = ax.errorbar(rows.effect, y, xerr=err, fmt=marker, capsize=4, label=f"{players} players")
         for x, yy, lo, hi in zip(rows.effect, y, rows.effect_low, rows.effect_high, strict=True):
@@ -231,7 +275,10 @@ def plot(table: pd.DataFrame, config: dict):
     ax.set_title("Strategy tips, A/B tests on duplicate deals: tip on minus tip off for one player, opponents "
                  "the same agent with the tip off", fontsize=10)
     fig.suptitle(f"default rules (1 deck, 9 holes, immediate end); error bars: 95% paired t-intervals; "
-                 f"{config['games_per_cell']:,} deal sets per point, tested seat rotated; seed {config['seed']}",
+                 f"{config['games_per_cell']:,} deal sets per point"
+                 + (f" ({config['planning_games_per_cell']:,} for the planning player mc-tips, 2 players)"
+                    if config.get("planning_games_per_cell") else "")
+                 + f", tested seat rotated; seed {config['seed']}",
                  fontsize=9, y=0.005, va="bottom")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig

@@ -103,11 +103,29 @@ def test_another_seed_gives_other_deals(outputs):
 
 def test_ladder_has_every_builtin_agent_at_2_3_and_4_players(outputs):
     table = outputs["ladder"].table
+    table = table[table.section == "built-ins"]
     assert sorted(table.players.unique()) == [2, 3, 4]
     for players, rows in table.groupby("players"):
         assert sorted(rows.agent) == sorted(experiments.load("ladder").builtin_agents())
         assert (rows.mean_score_low <= rows.mean_score).all() and (rows.mean_score <= rows.mean_score_high).all()
         assert rows.win_rate.sum() == pytest.approx(len(rows) / players)  # every game has one winner (shared)
+
+
+def test_ladder_search_section_has_mc_at_2_and_4_players_and_marks_the_oracle(outputs):
+    ladder = experiments.load("ladder")
+    out = outputs["ladder"]
+    rows = out.table[out.table.section == "with search"]
+    assert sorted(rows.players.unique()) == [2, 4]
+    assert "mc" in set(rows[rows.players == 2].agent) and "mc" in set(rows[rows.players == 4].agent)
+    oracle = rows[rows.agent.str.startswith("oracle")]
+    assert list(oracle.players) == [2] and list(oracle.agent) == ["oracle (sees hidden cards)"]
+    assert list(rows.agent[rows.sees_hidden_cards]) == ["oracle (sees hidden cards)"]
+    assert out.config["search"]["sees_hidden_cards"] == ["oracle (sees hidden cards)"]
+    assert out.config["search"]["deal_sets_per_table"] == {2: 2, 4: 2}  # max(2, 60 // 30): far fewer than the 60
+    assert ((rows.mean_score_low <= rows.mean_score) & (rows.mean_score <= rows.mean_score_high)).all()
+    for players, pool in ladder.search_pools().items():
+        assert len(rows[rows.players == players]) == len(pool)
+    assert "SEES HIDDEN CARDS" in out.figures["search"]._suptitle.get_text()
 
 
 def test_every_tip_is_a_parameter_of_its_base_agent_with_distinct_on_and_off():
@@ -124,8 +142,11 @@ def test_every_tip_is_a_parameter_of_its_base_agent_with_distinct_on_and_off():
 
 def test_tip_table_rows_and_sign_convention(outputs):
     table = outputs["tips"].table
-    assert len(table) == 2 * len(tips_module.TIPS)
+    assert len(table) == sum(len(t.players) for t in tips_module.TIPS)
     assert sorted(table.players.unique()) == [2, 4]
+    planning = table[table.base_agent == "mc-tips"]
+    assert set(planning.tip) == {"b-mc", "e-mc"} and set(planning.players) == {2}
+    assert (planning.games == 2).all() and (table[table.base_agent != "mc-tips"].games == SMALL).all()
     diff = table.mean_score_on - table.mean_score_off
     assert np.allclose(diff, table.effect)
     assert ((table.effect_low <= table.effect) & (table.effect <= table.effect_high)).all()

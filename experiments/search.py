@@ -1,0 +1,231 @@
+"""Strength against speed of the searching player: how far each ``mc`` setting leads ``ev``, and at what cost.
+
+Every setting plays ``ev`` heads-up (2 players, default rules: one deck, nine holes, immediate end) in a
+:func:`golfsim.tournament.run_tournament` (the code path of ``golfsim tournament``): each deal set is played in both
+seat orders on identical cards, and the lead is ``ev``'s nine-hole total minus the setting's, averaged over deal sets,
+with its 95% paired t-interval (positive = the setting scores lower, i.e. better). ``greedy`` and ``ev`` itself are
+reference points (``ev`` against ``ev`` leads by exactly 0). ``oracle``, the same search given the real face-down
+cards and stock order, measures the value of hidden information against ``ev`` and against ``mc``; it SEES HIDDEN
+CARDS and every row, figure and JSON entry showing it says so.
+
+Speed is deals per second per thread of the match itself (both seats' decisions, as in
+``golfsim bench --agents mc,ev``): the deals played divided by the wall time of the tournament (compilation excluded
+by a warm-up match) and by the threads. It depends on the machine and its load, so this experiment is hardware-
+specific and, like ``benchmarks``, not part of ``golfsim experiment all`` (which it would also slow by about an hour).
+
+Run: ``golfsim experiment search`` (``--games N`` plays N deal sets per setting) or ``python -m experiments.search``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from agents.base import SEES_HIDDEN_MARK
+from experiments.common import ExperimentOutput, base_config
+from experiments.fingerprint import behaviour_fingerprint
+from golfsim.rules import Rules
+from golfsim.tournament import run_tournament
+
+NAME = "search"
+CONFIDENCE = 0.95
+PLAYERS = 2
+REFERENCE = "ev"
+HIDDEN_MARK = SEES_HIDDEN_MARK.strip()  # "(sees hidden cards)"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One player measured against an opponent, and its full-size number of deal sets."""
+
+    agent: str
+    opponent: str
+    full_deal_sets: int
+    role: str  # "search setting", "reference" or "value of hidden information"
+
+    @property
+    def sees_hidden(self) -> bool:
+        from agents import parse_agent
+
+        return parse_agent(self.agent).spec.sees_hidden
+
+
+#: What is measured, in order. The full sizes were chosen so that the whole run takes about 15 minutes on a shared,
+#: loaded 2-core machine, with 95% intervals of about +-5 points per nine-hole game or narrower for mc settings
+#: (fewer deal sets for the slow settings).
+SETTINGS: tuple[Setting, ...] = (
+    Setting("greedy", REFERENCE, 20_000, "reference"),
+    Setting("ev", REFERENCE, 20_000, "reference"),
+    Setting("mc:samples=8", REFERENCE, 600, "search setting"),
+    Setting("mc:samples=16", REFERENCE, 400, "search setting"),
+    Setting("mc:samples=32", REFERENCE, 300, "search setting"),
+    Setting("mc", REFERENCE, 200, "search setting"),
+    Setting("mc:halving=0", REFERENCE, 100, "search setting"),
+    Setting("mc:horizon=4", REFERENCE, 200, "search setting"),
+    Setting("mc:samples=128", REFERENCE, 100, "search setting"),
+    Setting("mc:samples=256", REFERENCE, 50, "search setting"),
+    Setting("oracle", REFERENCE, 1_000, "value of hidden information"),
+    Setting("oracle", "mc", 200, "value of hidden information"),
+)
+
+COLUMNS = ["agent", "opponent", "role", "sees_hidden_cards", "samples", "halving", "horizon", "deal_sets", "games",
+           "lead", "lead_low", "lead_high", "win_rate", "win_rate_low", "win_rate_high", "seconds", "threads",
+           "deals", "deals_per_second_per_thread"]
+
+
+def describe(agent: str) -> str:
+    """The label of an agent in tables and figures (as in tournaments): its string, marked when it sees hidden
+    cards."""
+    from agents import parse_agent
+
+    return parse_agent(agent).label
+
+
+def _params(agent: str) -> dict[str, float]:
+    from agents import parse_agent
+
+    return parse_agent(agent).param_dict()
+
+
+def _threads(threads: int | None) -> int:
+    import numba
+
+    return int(threads) if threads else int(numba.config.NUMBA_NUM_THREADS)
+
+
+def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = None) -> dict:
+    """Play ``setting.agent`` against ``setting.opponent`` on ``deal_sets`` duplicate deal sets; return its row."""
+    rules = Rules(players=PLAYERS)
+    pool = [setting.agent, setting.opponent]
+    run_tournament(pool, Rules(players=PLAYERS, holes=1), 2, seed, threads=threads)  # compile outside the clock
+    start = time.perf_counter()
+    res = run_tournament(pool, rules, deal_sets, seed, threads=threads, confidence=CONFIDENCE)
+    seconds = time.perf_counter() - start
+    labels = list(res.standings.agent)
+    me = describe(setting.agent)
+    if me not in labels:  # the same agent twice is told apart as name#1, name#2
+        me = f"{me}#1"
+    other = next(lab for lab in labels if lab != me)
+    h2h = res.head_to_head.set_index(["agent", "opponent"]).loc[(me, other)]
+    params = _params(setting.agent)
+    used = _threads(threads)
+    deals = res.games_played * rules.holes
+    return {
+        "agent": describe(setting.agent), "opponent": describe(setting.opponent), "role": setting.role,
+        "sees_hidden_cards": setting.sees_hidden, "samples": params.get("samples", np.nan),
+        "halving": params.get("halving", np.nan), "horizon": params.get("horizon", np.nan) if "samples" in params
+        else np.nan, "deal_sets": res.deal_sets, "games": res.games_played,
+        # + 0.0 turns the -0.0 of a zero difference into 0.0
+        "lead": 0.0 - float(h2h.mean_diff) + 0.0, "lead_low": 0.0 - float(h2h.mean_diff_high) + 0.0,
+        "lead_high": 0.0 - float(h2h.mean_diff_low) + 0.0,
+        "win_rate": float(h2h.win_rate), "win_rate_low": float(h2h.win_rate_low),
+        "win_rate_high": float(h2h.win_rate_high), "seconds": seconds, "threads": used, "deals": deals,
+        "deals_per_second_per_thread": deals / seconds / used,
+    }
+
+
+def run(games: int | None = None, seed: int = 0, threads: int | None = None,
+        log: Callable[[str], None] | None = None, settings: tuple[Setting, ...] = SETTINGS) -> ExperimentOutput:
+    """Measure every setting; return the table (one row per setting and opponent) and the figure.
+
+    Parameters
+    ----------
+    games : int, optional
+        Deal sets per setting (each played in both seat orders); default each setting's ``full_deal_sets``.
+    seed : int
+        Seed of the deals (the same deals for every setting) and, derived from it, of the agents.
+    threads : int, optional
+        Numba threads (default all). The leads do not depend on it; the speeds do.
+    log : callable, optional
+        Called with a line of text before each match.
+    settings : tuple of Setting
+        What to measure (default :data:`SETTINGS`).
+    """
+    rows = []
+    for s in settings:
+        n = s.full_deal_sets if games is None else int(games)
+        if log:
+            log(f"search: {describe(s.agent)} against {describe(s.opponent)}, {n:,} deal sets")
+        rows.append(measure(s, n, seed, threads))
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    config = base_config(
+        NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(), rules=Rules(players=PLAYERS).to_dict(),
+        agents=sorted({s.agent for s in settings} | {s.opponent for s in settings}), seed=seed,
+        deal_sets=[{"agent": describe(s.agent), "opponent": describe(s.opponent),
+                    "deal_sets": s.full_deal_sets if games is None else int(games)} for s in settings],
+        sees_hidden_cards=sorted({describe(a) for s in settings for a in (s.agent, s.opponent)
+                                  if HIDDEN_MARK in describe(a)}),
+        confidence=CONFIDENCE, threads=_threads(threads), cpu_count=os.cpu_count(),
+        design="each agent against its opponent in a 2-player duplicate-deal tournament (both seat orders on the "
+               "same deals); lead = opponent's nine-hole total minus the agent's, paired t-interval over deal sets; "
+               "speed = deals played / wall seconds / threads, compilation excluded, on a shared machine",
+        games_meaning="deal sets per setting; each is played in both seat orders",
+    )
+    notes = [
+        f"Default rules (one deck, nine holes, immediate end), {PLAYERS} players; seed {seed}; each deal set played "
+        "in both seat orders on identical cards (duplicate deals). deal_sets per row as listed.",
+        "lead: the opponent's nine-hole total minus the agent's (points per nine-hole game, positive = the agent "
+        "is better), 95% paired t-interval over deal sets; win_rate: share of games the agent finished ahead "
+        "(ties half), 95% interval.",
+        "deals_per_second_per_thread: deals of the whole match (both seats) / wall seconds / threads, compilation "
+        f"excluded; measured on a shared {os.cpu_count()}-core machine under other load, so a rough guide only.",
+        f"oracle {HIDDEN_MARK}: it is given the real face-down cards and stock order (a research reference, never "
+        "a fair player); its lead is the value of that information to this search.",
+        "mc parameters: samples (worlds per decision), halving (rounds of successive halving; 0 none), horizon "
+        "(turns before ev's valuation ends a rollout; 0 plays to the end of the deal); defaults samples=64, "
+        "halving=2, horizon=0, rollout=ev, objective=own minus opponents' mean, confidence=2.",
+    ]
+    return ExperimentOutput(NAME, table, config, {"strength_vs_speed": plot(table, config)}, notes)
+
+
+def plot(table: pd.DataFrame, config: dict):
+    """Lead over ev against deals per second per thread (log axis), with 95% intervals."""
+    import matplotlib.pyplot as plt
+
+    vs_ev = table[table.opponent == REFERENCE]
+    fig, ax = plt.subplots(figsize=(9.5, 5.8))
+    groups = (("search setting", "o", "C0", "mc settings"), ("reference", "s", "C1", "reference agents"),
+              ("value of hidden information", "D", "C3", f"oracle {SEES_HIDDEN_MARK.strip()}"))
+    for role, marker, color, label in groups:
+        rows = vs_ev[vs_ev.role == role]
+        if rows.empty:
+            continue
+        err = [rows.lead - rows.lead_low, rows.lead_high - rows.lead]
+        ax.errorbar(rows.deals_per_second_per_thread, rows.lead, yerr=err, fmt=marker, color=color, capsize=4,
+                    label=label)
+        for i, r in enumerate(rows.itertuples()):
+            ax.annotate(f"{r.agent.removeprefix('mc:')} {r.lead:+.1f}", (r.deals_per_second_per_thread, r.lead),
+                        xytext=(6, 5 if i % 2 == 0 else -11), textcoords="offset points", fontsize=7, color=color)
+    ax.set_xscale("log")
+    ax.axhline(0, color="k", lw=1)
+    ax.set_xlabel("speed (deals per second per thread, log scale; whole match, both seats)")
+    ax.set_ylabel("lead over ev (points per nine-hole game; positive = better than ev)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="lower left")
+    ax.set_title("Strength against speed: each setting against ev, 2 players, duplicate deals, default rules "
+                 "(1 deck, 9 holes, immediate end)\nlabels: mc setting (parameters changed from the defaults "
+                 "samples=64, halving=2, horizon=0) and its lead", fontsize=9)
+    sizes = sorted({d["deal_sets"] for d in config["deal_sets"]})
+    size_text = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,} to {sizes[-1]:,}"
+    fig.suptitle(f"error bars: 95% paired t-intervals over deal sets; {size_text} deal sets per point (each in both "
+                 f"seat orders); seed {config['seed']}; speeds on a shared, loaded {config['cpu_count']}-core "
+                 f"machine, {config['threads']} threads", fontsize=8, y=0.005, va="bottom")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The short table the command line prints."""
+    out = table[["agent", "opponent", "deal_sets", "lead"]].copy()
+    out["95% CI"] = [f"{lo:+.2f} to {hi:+.2f}" for lo, hi in zip(table.lead_low, table.lead_high, strict=True)]
+    out["deals/s/thread"] = table.deals_per_second_per_thread.round(1)
+    return out
+
+
+if __name__ == "__main__":
+    run(log=print).write()
