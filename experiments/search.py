@@ -9,9 +9,11 @@ cards and stock order, measures the value of hidden information against ``ev`` a
 CARDS and every row, figure and JSON entry showing it says so.
 
 Speed is deals per second per thread of the match itself (both seats' decisions, as in
-``golfsim bench --agents mc,ev``): the deals played divided by the wall time of the tournament (compilation excluded
-by a warm-up match) and by the threads. It depends on the machine and its load, so this experiment is hardware-
-specific and, like ``benchmarks``, not part of ``golfsim experiment all`` (which it would also slow by about an hour).
+``golfsim bench --agents mc,ev``): the deals played divided by the CPU time the process spent on the tournament
+(compilation excluded by a warm-up match), i.e. per second of one fully used thread. CPU time rather than wall time,
+because the machine is shared: the wall time of a run depends on what else runs, its CPU time much less (the wall
+speed is in the table too). It still depends on the hardware, so this experiment is, like ``benchmarks``, not part
+of ``golfsim experiment all`` (which it would also slow by about half an hour).
 
 Run: ``golfsim experiment search`` (``--games N`` plays N deal sets per setting) or ``python -m experiments.search``.
 """
@@ -74,8 +76,8 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 COLUMNS = ["agent", "opponent", "role", "sees_hidden_cards", "samples", "halving", "horizon", "deal_sets", "games",
-           "lead", "lead_low", "lead_high", "win_rate", "win_rate_low", "win_rate_high", "seconds", "threads",
-           "deals", "deals_per_second_per_thread"]
+           "lead", "lead_low", "lead_high", "win_rate", "win_rate_low", "win_rate_high", "seconds", "cpu_seconds",
+           "threads", "deals", "deals_per_second_per_thread", "deals_per_wall_second"]
 
 
 def describe(agent: str) -> str:
@@ -103,9 +105,9 @@ def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = N
     rules = Rules(players=PLAYERS)
     pool = [setting.agent, setting.opponent]
     run_tournament(pool, Rules(players=PLAYERS, holes=1), 2, seed, threads=threads)  # compile outside the clock
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     res = run_tournament(pool, rules, deal_sets, seed, threads=threads, confidence=CONFIDENCE)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     labels = list(res.standings.agent)
     me = describe(setting.agent)
     if me not in labels:  # the same agent twice is told apart as name#1, name#2
@@ -124,8 +126,9 @@ def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = N
         "lead": 0.0 - float(h2h.mean_diff) + 0.0, "lead_low": 0.0 - float(h2h.mean_diff_high) + 0.0,
         "lead_high": 0.0 - float(h2h.mean_diff_low) + 0.0,
         "win_rate": float(h2h.win_rate), "win_rate_low": float(h2h.win_rate_low),
-        "win_rate_high": float(h2h.win_rate_high), "seconds": seconds, "threads": used, "deals": deals,
-        "deals_per_second_per_thread": deals / seconds / used,
+        "win_rate_high": float(h2h.win_rate_high), "seconds": seconds, "cpu_seconds": cpu_seconds, "threads": used,
+        "deals": deals, "deals_per_second_per_thread": deals / cpu_seconds,
+        "deals_per_wall_second": deals / seconds,
     }
 
 
@@ -163,7 +166,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         confidence=CONFIDENCE, threads=_threads(threads), cpu_count=os.cpu_count(),
         design="each agent against its opponent in a 2-player duplicate-deal tournament (both seat orders on the "
                "same deals); lead = opponent's nine-hole total minus the agent's, paired t-interval over deal sets; "
-               "speed = deals played / wall seconds / threads, compilation excluded, on a shared machine",
+               "speed = deals played / CPU seconds of the process, compilation excluded, on a shared machine",
         games_meaning="deal sets per setting; each is played in both seat orders",
     )
     notes = [
@@ -172,8 +175,10 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "lead: the opponent's nine-hole total minus the agent's (points per nine-hole game, positive = the agent "
         "is better), 95% paired t-interval over deal sets; win_rate: share of games the agent finished ahead "
         "(ties half), 95% interval.",
-        "deals_per_second_per_thread: deals of the whole match (both seats) / wall seconds / threads, compilation "
-        f"excluded; measured on a shared {os.cpu_count()}-core machine under other load, so a rough guide only.",
+        "deals_per_second_per_thread: deals of the whole match (both seats) / CPU seconds of the process (all its "
+        "threads), compilation excluded: the speed of one fully used thread; measured on a shared "
+        f"{os.cpu_count()}-core machine under other load (CPU time is much less sensitive to it than wall time, "
+        "deals_per_wall_second, but not immune), so a guide to within a few tens of percent.",
         f"oracle {HIDDEN_MARK}: it is given the real face-down cards and stock order (a research reference, never "
         "a fair player); its lead is the value of that information to this search.",
         "mc parameters: samples (worlds per decision), halving (rounds of successive halving; 0 none), horizon "
@@ -203,7 +208,7 @@ def plot(table: pd.DataFrame, config: dict):
                         xytext=(6, 5 if i % 2 == 0 else -11), textcoords="offset points", fontsize=7, color=color)
     ax.set_xscale("log")
     ax.axhline(0, color="k", lw=1)
-    ax.set_xlabel("speed (deals per second per thread, log scale; whole match, both seats)")
+    ax.set_xlabel("speed (deals per second per thread, i.e. per CPU second, log scale; whole match, both seats)")
     ax.set_ylabel("lead over ev (points per nine-hole game; positive = better than ev)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="lower left")
@@ -213,8 +218,8 @@ def plot(table: pd.DataFrame, config: dict):
     sizes = sorted({d["deal_sets"] for d in config["deal_sets"]})
     size_text = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,} to {sizes[-1]:,}"
     fig.suptitle(f"error bars: 95% paired t-intervals over deal sets; {size_text} deal sets per point (each in both "
-                 f"seat orders); seed {config['seed']}; speeds on a shared, loaded {config['cpu_count']}-core "
-                 f"machine, {config['threads']} threads", fontsize=8, y=0.005, va="bottom")
+                 f"seat orders); seed {config['seed']}; speeds from CPU time on a shared, loaded "
+                 f"{config['cpu_count']}-core machine, {config['threads']} threads", fontsize=8, y=0.005, va="bottom")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
