@@ -329,7 +329,7 @@ def tournament(
 @clear_errors
 def experiment(
     name: Annotated[str, typer.Argument(
-        help="ladder, tips, variants, players, benchmarks, or all (ladder, tips, variants and players).")],
+        help="ladder, tips, variants, players, benchmarks, search, or all (ladder, tips, variants and players).")],
     games: Annotated[int | None, typer.Option(
         help="Games (deal sets) per cell of every experiment; default: each experiment's full size, as in "
              "results/.")] = None,
