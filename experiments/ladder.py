@@ -33,7 +33,7 @@ PLAYER_COUNTS = (2, 3, 4)
 FULL_DEAL_SETS = {2: 100_000, 3: 25_000, 4: 25_000}
 CONFIDENCE = 0.95
 #: The section with searching players: deal sets per table at full size (each in every seat order of every table).
-SEARCH_DEAL_SETS = {2: 100, 4: 20}
+SEARCH_DEAL_SETS = {2: 30, 4: 6}
 #: With ``games`` given, the search section plays ``max(2, games // SEARCH_SCALE)`` deal sets per table.
 SEARCH_SCALE = 30
 #: ev with the parameters chosen by ``golfsim tune ev --against ev --players 2 --trials 100 --games 6000`` (the

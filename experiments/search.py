@@ -57,22 +57,20 @@ class Setting:
         return parse_agent(self.agent).spec.sees_hidden
 
 
-#: What is measured, in order. The full sizes were chosen so that the whole run takes about 15 minutes on a shared,
-#: loaded 2-core machine, with 95% intervals of about +-5 points per nine-hole game or narrower for mc settings
-#: (fewer deal sets for the slow settings).
+#: What is measured, in order. The full sizes fit the whole run into about 20 minutes on a shared 2-core machine under
+#: a load average of about 10 (other jobs), with fewer deal sets for the slow settings; their intervals are wide
+#: (about +-4 to +-9 points per nine-hole game for mc). Larger samples, no halving and a longer horizon did not fit.
 SETTINGS: tuple[Setting, ...] = (
     Setting("greedy", REFERENCE, 20_000, "reference"),
     Setting("ev", REFERENCE, 20_000, "reference"),
-    Setting("mc:samples=8", REFERENCE, 600, "search setting"),
-    Setting("mc:samples=16", REFERENCE, 400, "search setting"),
-    Setting("mc:samples=32", REFERENCE, 300, "search setting"),
-    Setting("mc", REFERENCE, 200, "search setting"),
-    Setting("mc:halving=0", REFERENCE, 100, "search setting"),
-    Setting("mc:horizon=4", REFERENCE, 200, "search setting"),
-    Setting("mc:samples=128", REFERENCE, 100, "search setting"),
-    Setting("mc:samples=256", REFERENCE, 50, "search setting"),
-    Setting("oracle", REFERENCE, 1_000, "value of hidden information"),
-    Setting("oracle", "mc", 200, "value of hidden information"),
+    Setting("mc:samples=8", REFERENCE, 300, "search setting"),
+    Setting("mc:samples=16", REFERENCE, 200, "search setting"),
+    Setting("mc:samples=32", REFERENCE, 120, "search setting"),
+    Setting("mc", REFERENCE, 100, "search setting"),
+    Setting("mc:horizon=4", REFERENCE, 60, "search setting"),
+    Setting("mc:samples=128", REFERENCE, 40, "search setting"),
+    Setting("oracle", REFERENCE, 300, "value of hidden information"),
+    Setting("oracle", "mc", 60, "value of hidden information"),
 )
 
 COLUMNS = ["agent", "opponent", "role", "sees_hidden_cards", "samples", "halving", "horizon", "deal_sets", "games",
