@@ -93,7 +93,8 @@ def test_mc_settings_and_the_oracle_marked_as_seeing_hidden_cards(tmp_path):
     assert list(table.samples) == [4, 1, 1] and np.isnan(table.samples).sum() == 0
     assert ((table.lead_low <= table.lead) & (table.lead <= table.lead_high)).all()
     assert out.config["sees_hidden_cards"] == ["oracle (sees hidden cards)"]
-    legend = [t.get_text() for t in out.figures["strength_vs_speed"].axes[0].get_legend().get_texts()]
-    assert any("sees hidden cards" in t for t in legend)
+    oracle_panel = out.figures["strength_vs_speed"].axes[1]
+    assert "SEES HIDDEN CARDS" in oracle_panel.get_title()
+    assert [t.get_text().split("\n")[0] for t in oracle_panel.get_xticklabels()] == ["vs ev", "vs mc:samples=4"]
     out.write(tmp_path)
     assert "oracle (sees hidden cards)" in (tmp_path / "table.md").read_text()
