@@ -222,6 +222,17 @@ def plot(table: pd.DataFrame, config: dict):
     return fig
 
 
+def _short_label(agent: str) -> str:
+    """An agent label that fits beside a figure: the oracle's mark in capitals, long parameter lists wrapped."""
+    import textwrap
+
+    if sees_hidden(agent):
+        return agent.replace(" (sees hidden cards)", "\n(SEES HIDDEN CARDS)")
+    if TUNED_EV and agent == parse_agent(TUNED_EV).label:
+        return "tuned ev:\n" + "\n".join(textwrap.wrap(agent.split(":", 1)[1].replace(",", ", "), 28))
+    return agent
+
+
 def plot_search(table: pd.DataFrame, config: dict):
     """The section with searching players: mean nine-hole score and win rate of each agent, 95% intervals."""
     import matplotlib.pyplot as plt
@@ -241,7 +252,7 @@ def plot_search(table: pd.DataFrame, config: dict):
             ax_win.errorbar(100 * r.win_rate, yy, xerr=[[100 * (r.win_rate - r.win_rate_low)],
                                                         [100 * (r.win_rate_high - r.win_rate)]],
                             fmt=marker, color=color, capsize=4)
-        labels = [a.replace(" (sees hidden cards)", "\n(SEES HIDDEN CARDS)") for a in rows.agent]
+        labels = [_short_label(a) for a in rows.agent]
         ax_score.set_yticks(list(y), labels, fontsize=8)
         ax_score.invert_yaxis()
         ax_score.set_xscale("log")
