@@ -59,6 +59,8 @@ from golfsim.kernel_spec import (
     HOLD,
     HOLE,
     LAST_ACTION,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     OPEN,
     OPEN_FIRST,
     PHASE,
@@ -183,6 +185,9 @@ class Position:
             raise PositionError("the position needs your layout, e.g. 'me: 5 ? ? / K ? 2'")
         if not opponents:
             raise PositionError("the position needs at least one opponent, e.g. 'opp: ? 7 ? / ? ? ?'")
+        if len(opponents) + 1 > MAX_PLAYERS:
+            raise PositionError(f"{len(opponents)} opponents make {len(opponents) + 1} players; the rules allow "
+                                f"{MIN_PLAYERS} to {MAX_PLAYERS} (at most {MAX_PLAYERS - 1} opponents)")
         if "discard" not in seen or not seen["discard"].split():
             raise PositionError("the position needs the discard pile (bottom first, the top card last), "
                                 "e.g. 'discard: 9 3'")
