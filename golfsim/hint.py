@@ -50,9 +50,9 @@ from golfsim.rng import check_seed, stream_state
 from golfsim.rules import Rules
 
 DEFAULT_SAMPLES = 1000
-"""Worlds per action for ``golfsim hint`` (about 0.2-0.5 s compiled for the 7 actions of a turn, see README)."""
-PLAY_SAMPLES = 300
-"""Worlds per action for the ``?`` key of ``golfsim play``."""
+"""Worlds per action for ``golfsim hint``: 0.12-0.5 s compiled for the 7 moves of a turn, 2 to 12 players (README)."""
+PLAY_SAMPLES = 500
+"""Worlds per action for the ``?`` key of ``golfsim play`` (half of ``golfsim hint``'s, for a quick answer)."""
 OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mean",
               2: "your deal score minus the opponents' mean; on the last hole the chance of losing the game"}
 EV_UNIT = ("ev's value of the layout the move leaves: its expected score from what is known, less the chance of "
@@ -231,24 +231,29 @@ def totals_note(pub: np.ndarray, rules: Rules, objective: int) -> str:
     return "game totals do not enter the objective (use --objective 2 to play to win the game on the last hole)"
 
 
-def hint_table(answer: Hint, limit: int | None = None, title: str | None = None):
-    """The hint as a rich table, best first (the first ``limit`` rows)."""
+def hint_table(answer: Hint, limit: int | None = None, title: str | None = None, compact: bool = False):
+    """The hint as a rich table, best first (the first ``limit`` rows); ``compact`` leaves out the row number and
+    the gap to the best move (for ``golfsim play``)."""
     from rich.table import Table as RichTable
 
     table = RichTable(title=title, title_justify="left")
-    table.add_column("#", justify="right")
+    if not compact:
+        table.add_column("#", justify="right")
     table.add_column("key")
     table.add_column("move")
     table.add_column("deal score", justify="right")
-    table.add_column("objective" if answer.objective == 2 else "vs opponents", justify="right")
-    table.add_column("gap to best", justify="right")
+    table.add_column("objective" if answer.objective == 2 else "vs opp" if compact else "vs opponents",
+                     justify="right")
+    if not compact:
+        table.add_column("gap to best", justify="right")
     table.add_column("ev", justify="right")
     best = answer.rows[0].objective
     for i, r in enumerate(answer.rows[:limit]):
-        gap = "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}"
-        table.add_row(str(i + 1), r.key, r.move, f"{r.deal_score:.2f} ± {r.deal_score_se:.2f}",
-                      f"{r.objective:.2f} ± {r.objective_se:.2f}", gap,
-                      ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
+        cells = [r.key, r.move, f"{r.deal_score:.2f} ± {r.deal_score_se:.2f}",
+                 f"{r.objective:.2f} ± {r.objective_se:.2f}"]
+        if not compact:
+            cells = [str(i + 1), *cells, "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}"]
+        table.add_row(*cells, ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
     return table
 
 
