@@ -188,11 +188,11 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     obj = np.zeros((samples, n), dtype=np.float64)
     score = np.zeros((samples, n), dtype=np.float64)
     ev_values = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    ev_action_values(pub, packed, ev_params, player, ev_values)
     warm = np.zeros((1, n), dtype=np.float64)  # compiles or loads the search first, so that the timing is the search's
     rollout_values(pub, packed, params, rng.copy(), player, actions, n, warm, warm.copy())
     start = time.perf_counter()
     rollout_values(pub, packed, params, rng, player, actions, n, obj, score)
-    ev_action_values(pub, packed, ev_params, player, ev_values)
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
     root = np.sqrt(samples)
