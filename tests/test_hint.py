@@ -147,3 +147,32 @@ def test_every_row_of_a_hint_is_a_legal_move_of_a_real_game():
             hinted += 1
         game.step(int(rng.choice(game.legal_actions())))
     assert hinted == 6
+
+
+def test_the_hints_values_are_mcs_own():
+    """mc with every action searched in every world (no halving) and no confidence margin plays the move whose
+    objective the hint, on the same stream, values lowest."""
+    from agents.search import MC_PARAMS, mc_act
+    from golfsim.game import Game
+    from golfsim.rng import stream_state
+
+    rules = Rules(players=3, end="one_last_turn")
+    params = np.array([p.default for p in MC_PARAMS])
+    names = [p.name for p in MC_PARAMS]
+    params[names.index("samples")], params[names.index("halving")], params[names.index("confidence")] = 40, 0, 0
+    compared = 0
+    for seed in range(3):
+        game = Game(rules, seed)
+        game.start_hole()
+        rng = np.random.default_rng(seed)
+        while not game.hole_over:
+            if game.phase != "open":
+                answer = hint(game.pub, rules, samples=40, seed=seed)
+                p = game.current_player
+                stream = np.array([stream_state(seed, game.hole, p)], dtype=np.uint64)  # the hint's stream
+                choice = int(mc_act(game.pub, rules.pack(), params, stream, p))
+                values = {r.action: r.objective for r in answer.rows}
+                assert values[choice] <= min(values.values()) + 1e-9
+                compared += 1
+            game.step(int(rng.choice(game.legal_actions())))
+    assert compared > 30
