@@ -60,6 +60,11 @@ A layout's value is the sum of its column values: the agent's expected final sco
 - A stalled deal (:func:`agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every action that
   covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
 
+Every action's value
+--------------------
+:func:`ev_action_values` writes the value ev gives each legal action (the numbers the decision rule compares), for
+hints; ev plays the lowest, with the tie-breaks above.
+
 Parameters
 ----------
 pair_weight : float, default 1

@@ -32,6 +32,13 @@ The objective (lower is better) of one rollout is, with ``s`` the deal scores (e
   which action is best for the point difference, so they do not enter. (With 1 or 0 the totals never enter: a
   tournament's points per game are the sum of the deals' points.)
 
+Hints
+-----
+:func:`rollout_values` runs the same rollouts for every legal action in every world (no halving, no choice) and
+returns the raw values, per world and action; :mod:`golfsim.hint` turns them into means and standard errors for
+``golfsim hint`` and the ``?`` key of ``golfsim play``. With ``halving=0`` and ``confidence=0`` on the same stream,
+mc plays the action whose mean objective there is lowest.
+
 oracle
 ------
 ``oracle`` runs the same search on the one true world: it is given the real face-down cards, the real stock order

@@ -431,24 +431,23 @@ def play(
 
 
 # ---------------------------------------------------------------- hint
-HINT_HELP = """Ask the search what to do in a position: every legal move with its expected deal score.
-
-The position is one argument (quote it): fields 'name: value' separated by ';'. 'me' is your layout (top row /
-bottom row, ? face down, slots 1-3 top, 4-6 bottom), one 'opp' per opponent in playing order after you, 'discard'
-the pile bottom first (the LAST card is the top), 'drawn' the card you drew (then you decide where it goes);
-optional: 'phase: flip' (after a throw with --discard-and-flip), 'hole: 7', 'totals: 12 30' (yours first),
-'turn: 9'. Cards are A 2-10 J Q K X (joker); a suit letter after the rank is ignored (5H).
-
-\b
-Examples:
-  golfsim hint "me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q"
-  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: ? ? J / ? 2 ?; discard: 6 J 7" --end one-last-turn
-  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; hole: 9; totals: 31 27" --objective 2
-
-mc (the determinized Monte-Carlo searcher) plays every move in the same SAMPLES sampled worlds to the end of the
-deal, ev in every seat; the table shows the mean of your deal score and of mc's objective with standard errors,
-best first, and ev's own value of each move (its estimate of your final score this deal). Lower is better.
-"""
+HINT_HELP = "\n\n".join((
+    "Ask the search what to do in a position: every legal move with its expected deal score, best first.",
+    "The position is one argument (quote it): fields 'name: value' separated by ';'. 'me' is your layout (top row "
+    "/ bottom row, ? face down; slots 1-3 on top, 4-6 below), one 'opp' per opponent in playing order after you, "
+    "'discard' the pile bottom first (the LAST card is the top), 'drawn' the card you drew from the stock (you "
+    "decide where it goes). Optional: 'phase: flip' (after a throw with --discard-and-flip), 'hole: 7', "
+    "'totals: 12 30' (yours first), 'turn: 9'. Cards are A 2-10 J Q K, X a joker; a suit letter after the rank is "
+    "ignored (5H). With --end one-last-turn an opponent with six cards face up has gone out.",
+    "\b\nExamples:\n"
+    '  golfsim hint "me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q"\n'
+    '  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: 6 2 J / A 2 5; discard: 6 J 7" --end one-last-turn\n'
+    '  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; hole: 9; totals: 31 27" --objective 2',
+    "mc (the determinized Monte-Carlo searcher) plays every move in the same SAMPLES sampled worlds to the end of the "
+    "deal, ev in every seat; the table shows the mean of your deal score and of mc's objective with standard "
+    "errors, and ev's own value of each move (the layout it leaves: its expected score less the chance of pairs to "
+    "come). Lower is better.",
+))
 
 
 @app.command(help=HINT_HELP)
