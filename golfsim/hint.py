@@ -33,6 +33,7 @@ from golfsim.kernel_spec import (
     DISCARD_N,
     DONE,
     DRAW_STOCK,
+    ENDER,
     FLIP,
     HELD,
     HOLE,
@@ -120,7 +121,7 @@ def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
 
     def slot(k):
         there = "a face-down card" if pub[base + k] < 0 else f"your {rank_name(int(pub[base + k]))}"
-        out = ", goes out" if down == [k] else ""
+        out = "" if down != [k] else ", goes out" if pub[ENDER] < 0 else ", your last card"
         return f"slot {k + 1} ({there}{out})"
 
     a = int(action)
