@@ -436,7 +436,8 @@ HINT_HELP = "\n\n".join((
     "/ bottom row, ? face down; slots 1-3 on top, 4-6 below), one 'opp' per opponent in playing order after you, "
     "'discard' the pile bottom first (the LAST card is the top), 'drawn' the card you drew from the stock (you "
     "decide where it goes). Optional: 'phase: flip' (after a throw with --discard-and-flip), 'hole: 7', "
-    "'totals: 12 30' (yours first), 'turn: 9'. Cards are A 2-10 J Q K, X a joker; a suit letter after the rank is "
+    "'totals: 12 30' (yours first), 'turn: 9', 'stock: 20' (if the pile is not listed in full). Cards are "
+    "A 2-10 J Q K, X a joker; a suit letter after the rank is "
     "ignored (5H). With --end one-last-turn an opponent with six cards face up has gone out.",
     "\b\nExamples:\n"
     '  golfsim hint "me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q"\n'

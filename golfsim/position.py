@@ -16,7 +16,10 @@ field         meaning
 ``opp``       one opponent's six cards, the same way (face-up cards as they show, ``?`` face down); one
               ``opp`` field per opponent, in playing order. Their number sets the players.
 ``discard``   the discard pile from the bottom up: the **last card is the top**, the one you may take.
-              List every card in the pile (each is a card nobody can still draw).
+              List every card in the pile you remember (each is a card nobody can still draw).
+``stock``     cards left in the stock, when you did not list the whole pile: the pile's cards you left out
+              are then counted as unseen (as likely to be anywhere as a face-down card). Default: every
+              card of the pack not in a layout, the listed pile or your hand.
 ``drawn``     the card you have just drawn from the stock: you are deciding where it goes.
 ``phase``     ``start`` (draw or take the discard; the default without ``drawn``), ``hold`` (the default
               with ``drawn``) or ``flip`` (you threw a draw away and may or must turn a card up:
@@ -34,8 +37,11 @@ are taking one of the last turns.
 The state
 ---------
 :meth:`Position.to_pub` builds the engine's public state (:mod:`golfsim.kernel_spec`) with you at seat 0 to move:
-``unseen`` counts every card of the pack not face up in a layout, not in the discard pile and not your drawn card;
-the stock is the rest of the pack (the pack less the six cards of each player, the discard pile and the drawn card).
+``unseen`` counts every card of the pack not face up in a layout, not in the listed discard pile and not your drawn
+card; the stock is the rest of the pack (the pack less the six cards of each player, the discard pile and the drawn
+card), or ``stock`` cards when given, the pile's unlisted cards then being among the unseen ones (a search deals the
+face-down cards and the stock from them and leaves the rest out: an approximation that forgets those cards were
+discarded; after a recycle they are missing from the new stock).
 A position after a recycle of the stock cannot be written. :meth:`Position.from_pub` reads a state back, for the
 player to move, and :meth:`Position.text` writes the notation.
 """
@@ -82,7 +88,7 @@ from golfsim.kernel_spec import (
 from golfsim.rules import Rules
 
 PHASES = {"start": START, "hold": HOLD, "flip": FLIP_PHASE}
-FIELDS = ("me", "opp", "discard", "drawn", "phase", "hole", "totals", "turn")
+FIELDS = ("me", "opp", "discard", "stock", "drawn", "phase", "hole", "totals", "turn")
 SUITS = "CDHS\u2663\u2666\u2665\u2660"
 
 
@@ -142,6 +148,8 @@ class Position:
         Game totals before this hole, yours first.
     turn : int or None
         Turns played this deal; None for the default (the size of the discard pile).
+    stock : int or None
+        Cards left in the stock when the pile is not listed in full; None: the rest of the pack.
     """
 
     me: list[int]
@@ -152,6 +160,7 @@ class Position:
     hole: int = 1
     totals: list[int] = field(default_factory=list)
     turn: int | None = None
+    stock: int | None = None
 
     @property
     def players(self) -> int:
@@ -206,7 +215,8 @@ class Position:
             totals = [_whole(t, "totals") for t in seen["totals"].replace(",", " ").split()]
         return cls(me=_layout(seen["me"], "me"), opponents=opponents, discard=discard, drawn=drawn, phase=phase,
                    hole=_whole(seen["hole"], "hole") if "hole" in seen else 1, totals=totals,
-                   turn=_whole(seen["turn"], "turn") if "turn" in seen else None)
+                   turn=_whole(seen["turn"], "turn") if "turn" in seen else None,
+                   stock=_whole(seen["stock"], "stock") if "stock" in seen else None)
 
     # ---------------------------------------------------------------- checking and the engine state
     def check(self, rules: Rules) -> None:
@@ -250,6 +260,10 @@ class Position:
                 raise PositionError(f"{used[r]} cards of rank {rank_name(r)} are showing, but {held} hold only "
                                     f"{counts[r]}")
         stock = self.stock_count(rules)
+        if self.stock is not None and not 0 <= self.stock <= self.full_stock(rules):
+            raise PositionError(f"stock: {self.stock} cards cannot be left; the pack less the layouts, the listed "
+                                f"pile{' and the drawn card' if self.drawn >= 0 else ''} leaves "
+                                f"{self.full_stock(rules)}")
         if stock < 0:
             raise PositionError(f"too many cards: {6 * players} in the layouts and {len(self.discard)} in the "
                                 f"discard pile{' and the drawn one' if self.drawn >= 0 else ''} are more than the "
@@ -258,9 +272,13 @@ class Position:
             raise PositionError("the stock is empty at the start of a turn, so it would be recycled from the "
                                 "discard pile first; positions after a recycle cannot be written")
 
-    def stock_count(self, rules: Rules) -> int:
-        """Cards left in the stock: the pack less every layout, the discard pile and the drawn card."""
+    def full_stock(self, rules: Rules) -> int:
+        """The pack less every layout, the listed discard pile and the drawn card."""
         return rules.n_cards - 6 * self.players - len(self.discard) - (1 if self.drawn >= 0 else 0)
+
+    def stock_count(self, rules: Rules) -> int:
+        """Cards left in the stock: ``stock`` when given, else :meth:`full_stock`."""
+        return self.full_stock(rules) if self.stock is None else self.stock
 
     def to_pub(self, rules: Rules) -> np.ndarray:
         """The engine's public state of this position (you at seat 0, to move); checks it first."""
@@ -319,11 +337,14 @@ class Position:
         layouts = [[int(c) for c in pub[ov + 6 * s: ov + 6 * s + 6]] for s in seats]
         od = int(packed[R_OFF_DISCARD])
         ot = int(packed[R_OFF_TOTALS])
-        return cls(me=layouts[0], opponents=layouts[1:],
-                   discard=[int(c) for c in pub[od: od + int(pub[DISCARD_N])]],
-                   drawn=int(pub[HELD]) if phase == HOLD else -1,
-                   phase={v: k for k, v in PHASES.items()}[phase], hole=int(pub[HOLE]) + 1,
-                   totals=[int(pub[ot + s]) for s in seats], turn=int(pub[TURN]))
+        where = cls(me=layouts[0], opponents=layouts[1:],
+                    discard=[int(c) for c in pub[od: od + int(pub[DISCARD_N])]],
+                    drawn=int(pub[HELD]) if phase == HOLD else -1,
+                    phase={v: k for k, v in PHASES.items()}[phase], hole=int(pub[HOLE]) + 1,
+                    totals=[int(pub[ot + s]) for s in seats], turn=int(pub[TURN]))
+        if int(pub[STOCK_N]) != where.full_stock(rules):
+            where.stock = int(pub[STOCK_N])
+        return where
 
     # ---------------------------------------------------------------- writing
     def text(self) -> str:
@@ -331,6 +352,8 @@ class Position:
         parts = [f"me: {_layout_text(self.me)}"]
         parts += [f"opp: {_layout_text(layout)}" for layout in self.opponents]
         parts.append(f"discard: {' '.join(rank_name(c) for c in self.discard)}")
+        if self.stock is not None:
+            parts.append(f"stock: {self.stock}")
         if self.drawn >= 0:
             parts.append(f"drawn: {rank_name(self.drawn)}")
         if self.phase == "flip":

@@ -97,6 +97,14 @@ def test_the_objective_is_the_score_less_the_opponents_and_the_same_seed_gives_t
             assert r.objective == pytest.approx(r.deal_score - 22)
 
 
+def test_a_position_with_a_short_stock_is_searched_like_any_other():
+    rules = Rules()
+    answer = hint(parse_position("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; stock: 4", rules), rules,
+                  samples=200, seed=2)
+    assert sorted(r.key for r in answer.rows) == ["d", "t1", "t2", "t3", "t4", "t5", "t6"]
+    assert all(np.isfinite(r.deal_score) and r.deal_score_se > 0 for r in answer.rows)
+
+
 def test_on_the_last_hole_objective_2_counts_the_game():
     rules = Rules(end="one_last_turn", holes=9)
     # you trail by 20 on totals: even the best score this deal cannot win, so every move loses the game for sure

@@ -62,6 +62,7 @@ NOTATIONS = [
     "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: ? ? J / ? 2 ?; discard: 6 J 7; hole: 4; totals: 20 11 35; turn: 14",
     "me: X ? ? / ? 2 ?; opp: A ? ? / ? ? 10; discard: 5; phase: flip",
     "me: 9 ? Q / 9 4 ?; opp: 3 3 4 / A 5 6; discard: 7 2 8",
+    "me: 9 ? Q / 9 4 ?; opp: 3 ? 4 / A 5 6; discard: 7 2 8; stock: 20; hole: 3; turn: 19",
 ]
 
 
@@ -71,6 +72,18 @@ def test_notation_to_state_and_back_is_the_same_notation(text):
     pub = parse_position(text, rules)
     assert Position.from_pub(pub, rules).text() == text
     assert np.array_equal(parse_position(Position.from_pub(pub, rules).text(), rules), pub)
+
+
+def test_pile_cards_left_out_of_a_short_stock_count_as_unseen():
+    rules = Rules()
+    full = parse_position("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3", rules)
+    short = parse_position("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; stock: 30", rules)
+    assert full[STOCK_N] == 52 - 12 - 2 == 38 and short[STOCK_N] == 30
+    # the 8 pile cards you did not list are unknown: still among the unseen cards, with the face-down ones
+    assert short[UNSEEN_CARDS] == full[UNSEEN_CARDS] == 8 + 38
+    assert short[DISCARD_N] == full[DISCARD_N] == 2
+    with pytest.raises(PositionError, match="stock: 39 cards cannot be left; .* leaves 38"):
+        parse_position("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; stock: 39", rules)
 
 
 def test_an_opponent_who_went_out_leaves_you_a_last_turn():
