@@ -52,7 +52,7 @@ CONFIDENCE = 0.95
 NEGLIGIBLE = 0.1
 #: Deal sets per row of the planning player (mc-tips) at full size; with ``games`` given, ``max(2, games //
 #: PLANNING_SCALE)``.
-PLANNING_GAMES = 40
+PLANNING_GAMES = 120
 PLANNING_SCALE = 30
 PLANNING_BASE = "mc-tips"
 
