@@ -99,15 +99,22 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         reasons[h] = pub[END_REASON]
 
 
-@leaf
-def play_slice(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
-               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores, sight,
-               every_seat):
-    """The body of every kernel: :func:`play_games` with ``every_seat`` passed on to :func:`play_game`.
+# Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game
+# state cannot change them, and keeps the offsets and options it needs in registers instead of reading them again
+# after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function:
+# every function between a kernel and the game loop is compiled and optimised with the whole loop once more
+# (4 to 5 s of processor time for the first run of all built-ins).
+@njit(cache=True, _nrt=False, nogil=True)
+def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
+               sight):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
 
-    The rules are copied into this call's stack frame: the compiler then knows that writing the game state cannot
-    change them, and keeps the offsets and options it needs in registers instead of reading them again after
-    every write to ``pub`` (greedy self-play 5% faster, random 12%, in the same run).
+    ``rules_in`` is the packed rules (``Rules.pack()``); ``sees`` flags the seats given the true state;
+    ``pub .. sight`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
+    :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
+    :data:`golfsim.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
+    and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
     """
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
@@ -115,41 +122,35 @@ def play_slice(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
-                  sees, sight, every_seat)
+                  sees, sight, ANY_AGENTS)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
-               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
-               sight):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
-
-    ``sees`` flags the seats given the true state; ``pub .. sight`` are work arrays (:func:`work_arrays`), one set
-    per thread. The kernel releases the GIL, so :func:`iter_batches` runs slices of a batch on several Python
-    threads at once. It is compiled like
-    :data:`golfsim.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
-    and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
-    """
-    play_slice(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi, hole_scores,
-               turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores, sight, ANY_AGENTS)
-
-
-@njit(cache=True, _nrt=False, nogil=True)
-def play_games_greedy(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
     """:func:`play_games` for a table where greedy plays every seat (each seat keeps its own parameters)."""
-    play_slice(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi, hole_scores,
-               turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores, sight, GREEDY_ID)
+    rules = stack_like(rules_in, RULES_SIZE)
+    for j in range(RULES_SIZE):
+        rules[j] = rules_in[j]
+    for i in range(lo, hi):
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
+                  sees, sight, GREEDY_ID)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def play_games_random(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
     """:func:`play_games` for a table where random plays every seat."""
-    play_slice(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi, hole_scores,
-               turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores, sight, RANDOM_ID)
+    rules = stack_like(rules_in, RULES_SIZE)
+    for j in range(RULES_SIZE):
+        rules[j] = rules_in[j]
+    for i in range(lo, hi):
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
+                  sees, sight, RANDOM_ID)
 
 
 _SELF_PLAY_KERNELS = {GREEDY_ID: play_games_greedy, RANDOM_ID: play_games_random}
