@@ -201,6 +201,9 @@ def bench(
     four_of_a_kind_bonus: FourBonus = 0,
     holes: Holes = 9,
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    vs_c: Annotated[Path | None, typer.Option(
+        "--vs-c", help="A build of the tight C loop (golf_limit.c): run it before each timed run on the same deals "
+                       "and report our speed as a share of its, measured in the same run.")] = None,
 ):
     """Measure deals (or games) per second and compile time of the batch simulator."""
     from golfsim.bench import run_benchmark
@@ -218,7 +221,7 @@ def bench(
             err.print(f"warming up and timing {repeats} runs...", highlight=False)
 
     result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed,
-                           on_start=announce)
+                           on_start=announce, vs_c=vs_c)
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return
@@ -231,9 +234,14 @@ def bench(
     for key in ("deals", "threads", "repeats"):
         table.add_row(key, f"{result[key]:,}")
     table.add_row("runs (s)", ", ".join(f"{s:.3f}" for s in result["seconds"]))
-    table.add_row("compile or cache load (s)", f"{result['compile_seconds']:.2f}")
+    table.add_row("compile or cache load (s)", f"{result['compile_seconds']:.2f} "
+                  f"({result['compile_cpu_seconds']:.2f} s of processor time)")
     table.add_row("peak memory (MiB)", f"{result['peak_rss_mb']:.0f}")
     table.add_row("threading layer", result["threading_layer"])
+    if "c_ratio" in result:
+        table.add_row("C loop deals per second (median)", f"{result['c_deals_per_second']:,.0f}")
+        table.add_row("golfsim / C loop (same run)", f"{result['c_ratio']:.3f}")
+    table.add_row("load average (1 min)", f"{result['load_average']:.2f}")
     out.print(table)
 
 
