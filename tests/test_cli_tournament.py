@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-import golfsim.tournament as tournament
+import golfsim.simulate as simulate
 from golfsim.cli import app
 
 runner = CliRunner()
@@ -140,7 +140,7 @@ def test_bad_input_is_one_clear_line_and_exit_status_2(args, message):
 
 
 def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
-    real = tournament.iter_batches
+    real = simulate.iter_batches
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -149,10 +149,10 @@ def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tournament, "iter_batches", interrupted)
+    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
     out = tmp_path / "partial"
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
-                                 "--holes", "1", "--out", str(out)])
+                                 "--threads", "1", "--holes", "1", "--out", str(out)])
     assert result.exit_code == 130, result.output
     assert "PARTIAL RESULT: interrupted after 10 of 100 deal sets (20 games)" in result.stdout
     assert "interrupted" in result.stderr
@@ -162,7 +162,7 @@ def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
 
 
 def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
-    real = tournament.iter_batches
+    real = simulate.iter_batches
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -171,9 +171,9 @@ def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tournament, "iter_batches", interrupted)
+    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
-                                 "--holes", "1", "--format", "json"])
+                                 "--threads", "1", "--holes", "1", "--format", "json"])
     assert result.exit_code == 130
     doc = json.loads(result.stdout)
     assert doc["summary"]["partial"] is True and doc["summary"]["deal_sets_completed"] == 10
