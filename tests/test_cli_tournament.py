@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -177,3 +179,32 @@ def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
     assert result.exit_code == 130
     doc = json.loads(result.stdout)
     assert doc["summary"]["partial"] is True and doc["summary"]["deal_sets_completed"] == 10
+
+
+@pytest.mark.slow  # four golfsim processes: about 60 s here
+@pytest.mark.parametrize("args", [
+    # rotations at three seats (the command line's default there is permutations), another confidence, parameters
+    ["--agents", "pair-builder:keep_threshold=8,lone_two=1,greedy,random", "--players", "3", "--seating",
+     "rotations", "--confidence", "0.9", "--jokers", "minus2", "--holes", "2", "--games", "30", "--seed", "4"],
+    # a gauntlet of a repeated agent at four seats, every rule flag away from its default
+    ["--agents", "greedy,greedy,random", "--players", "4", "--schedule", "gauntlet", "--anchor", "greedy#2",
+     "--decks", "2", "--opening-flips", "same-column", "--reveal-instead-of-draw", "--discard-and-flip", "must",
+     "--end", "one-last-turn", "--twos-pair", "keep-negative", "--four-of-a-kind-bonus", "-10", "--turn-cap", "300",
+     "--holes", "1", "--games", "12", "--seed", "9", "--confidence", "0.99"],
+])
+def test_running_the_recorded_command_reproduces_the_result(args):
+    def golfsim(argv):
+        done = subprocess.run([sys.executable, "-m", "golfsim", *argv, "--format", "json", "--quiet"],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    first = golfsim(["tournament", *args])
+    command = shlex.split(first["config"]["command"])
+    assert command[:2] == ["golfsim", "tournament"]
+    again = golfsim(command[1:])
+    assert again["config"]["command"] == first["config"]["command"]
+    for key in ("standings", "head_to_head", "ratings"):
+        assert again[key] == first[key]
+    assert {k: v for k, v in again["config"].items() if k != "python"} == \
+        {k: v for k, v in first["config"].items() if k != "python"}
