@@ -45,7 +45,9 @@ class ScoreFormat(StrEnum):
 
 def fail(message: str) -> None:
     """Print one clear line to stderr and exit with status 2."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 

@@ -208,3 +208,23 @@ def test_running_the_recorded_command_reproduces_the_result(args):
         assert again[key] == first[key]
     assert {k: v for k, v in again["config"].items() if k != "python"} == \
         {k: v for k, v in first["config"].items() if k != "python"}
+
+
+def test_dask_missing_is_one_line_saying_how_to_install_it_and_exit_2():
+    # the interpreter is told that distributed cannot be imported, as on an install without the 'dask' extra
+    script = ("import sys; sys.modules['distributed'] = None; from golfsim.cli import main; "
+              "sys.argv = ['golfsim', *sys.argv[1:]]; main()")
+    done = subprocess.run([sys.executable, "-c", script, "tournament", "--agents", "greedy,random", "--games", "5",
+                           "--dask", "local:2"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'golfsim[dask]'" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--dask", "somewhere"], "--dask takes local, local:N or a scheduler address"),
+    (["--log", "/nonexistent-dir/x.parquet"], "must be a file in an existing directory"),
+])
+def test_bad_dask_or_log_is_refused_before_the_run(args, message):
+    result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "1000000000", *args])
+    assert result.exit_code == 2 and message in result.stderr
