@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -321,7 +322,8 @@ def dask_executor(spec: str) -> Iterator[Executor]:
     cluster = None
     if address == "local":
         n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:
