@@ -193,7 +193,7 @@ def executor_workers(executor: Executor | None, threads: int | None = None) -> i
     client = getattr(executor, "_client", None)
     if client is not None:  # a Dask client's executor
         with contextlib.suppress(Exception):
-            return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+            return max(1, sum(client.nthreads().values()))
     return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
 
 
