@@ -19,7 +19,7 @@ from numba import njit
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
-from golfsim.errors import IllegalActionError
+from golfsim.errors import check_agent_errors
 from golfsim.jit import leaf
 from golfsim.kernel_spec import (
     CURRENT,
@@ -28,7 +28,6 @@ from golfsim.kernel_spec import (
     ENDER,
     HID_DTYPE,
     PHASE,
-    PHASE_NAMES,
     PUB_DTYPE,
     R_HID_SIZE,
     R_HOLES,
@@ -37,7 +36,6 @@ from golfsim.kernel_spec import (
     RULES_SIZE,
     TRUNCATED,
     TURN,
-    action_name,
 )
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import Rules
@@ -316,14 +314,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
                           for j, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True))]
                 for piece in slices:
                     piece.result()
-            bad = np.flatnonzero(errors[:, 0])
-            if bad.size:
-                i = int(bad[0])
-                hole, seat, action, phase = (int(x) for x in errors[i])
-                raise IllegalActionError(
-                    f"agent {table.agents[seat].label!r} (seat {seat}) returned the illegal action {action} "
-                    f"({action_name(action)}) in the {PHASE_NAMES[phase]} phase of game {start + i}, hole {hole - 1}"
-                )
+            check_agent_errors(errors, [a.label for a in table.agents], start)
             done += n
             yield Batch(start, hole_scores, turns, enders, reasons)
     finally:
