@@ -17,15 +17,18 @@ Run: ``golfsim experiment ladder`` or ``python -m experiments.ladder``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 import pandas as pd
 
 from agents import parse_agent
-from experiments.common import ExperimentOutput, base_config
+from experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 from experiments.fingerprint import behaviour_fingerprint
 from golfsim.rules import Rules
-from golfsim.tournament import run_tournament
+from golfsim.tasks import executor_workers
+from golfsim.tournament import plan_tournament, reduce_tournament
 
 NAME = "ladder"
 PLAYER_COUNTS = (2, 3, 4)
@@ -85,22 +88,21 @@ def _tournament_record(res) -> dict:
     }
 
 
-def run_search_section(games: int | None, seed: int, threads: int | None,
-                       log: Callable[[str], None] | None) -> tuple[pd.DataFrame, dict, dict]:
-    """The section with searching players: its rows, its tournaments and its deal sets per table."""
-    sizes = {p: (n if games is None else max(2, int(games) // SEARCH_SCALE)) for p, n in SEARCH_DEAL_SETS.items()}
+def search_deal_sets(games: int | None) -> dict[int, int]:
+    """Deal sets per table of the search section for a run of ``games`` (``None``: the full size)."""
+    return {p: (n if games is None else max(2, int(games) // SEARCH_SCALE)) for p, n in SEARCH_DEAL_SETS.items()}
+
+
+def search_section(res_by_players: dict) -> tuple[pd.DataFrame, dict]:
+    """The rows and tournament records of the section with searching players, from its tournaments' results."""
     frames, tournaments = [], {}
-    for players, pool in search_pools().items():
-        if log:
-            log(f"ladder (with search): {players} players, {', '.join(pool)}; {sizes[players]:,} deal sets per table")
-        res = run_tournament(pool, Rules(players=players), sizes[players], seed, threads=threads,
-                             confidence=CONFIDENCE)
+    tuned = parse_agent(TUNED_EV).label if TUNED_EV else None
+    for players, res in res_by_players.items():
         st = res.standings.copy()
         st.insert(0, "players", players)
         st.insert(0, "section", SECTIONS[1])
         st["sees_hidden_cards"] = st.agent.map(sees_hidden)
         frames.append(st[COLUMNS])
-        tuned = parse_agent(TUNED_EV).label if TUNED_EV else None
         searchers = [a for a in res.standings.agent if a.split(":")[0].split(" ")[0] in ("mc", "oracle")
                      or a == tuned]
         h2h = res.head_to_head[res.head_to_head.agent.isin(searchers)]
@@ -108,11 +110,16 @@ def run_search_section(games: int | None, seed: int, threads: int | None,
                                 "head_to_head": h2h[["agent", "opponent", "mean_diff", "mean_diff_low",
                                                      "mean_diff_high", "win_rate", "deal_sets", "games"]]
                                 .to_dict(orient="records")}
-    return pd.concat(frames, ignore_index=True), tournaments, sizes
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    return rows, tournaments
+
+
+def _reduce(plan, results: list):
+    return reduce_tournament(plan, dict(enumerate(results)))
 
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
-        log: Callable[[str], None] | None = None) -> ExperimentOutput:
+        log: Callable[[str], None] | None = None, executor: Executor | None = None) -> ExperimentOutput:
     """Play the ladder and return its table (one row per player count and agent) and figure.
 
     Parameters
@@ -122,26 +129,46 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals (and, derived from it, of the agents).
     threads : int, optional
-        Numba threads (default all); results do not depend on it.
+        Threads of the default executor (default all); results do not depend on it.
     log : callable, optional
-        Called with a line of text before each tournament.
+        Called with a line of text when the run starts and as each player count completes.
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+
+    Returns
+    -------
+    ExperimentOutput
+        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`experiments.common`).
     """
     agents = builtin_agents()
     sizes = {p: (games if games is not None else FULL_DEAL_SETS[p]) for p in PLAYER_COUNTS}
+    workers = executor_workers(executor, threads)
+    plans = {p: plan_tournament(agents, Rules(players=p), sizes[p], seed, confidence=CONFIDENCE,
+                                batch_size=TASK_GAMES, workers=workers) for p in PLAYER_COUNTS}
+    cells = [Cell(f"{p} players", plan.tasks, functools.partial(_reduce, plan)) for p, plan in plans.items()]
+    search_sizes = search_deal_sets(games)
+    search_plans = {p: plan_tournament(pool, Rules(players=p), search_sizes[p], seed, confidence=CONFIDENCE,
+                                       batch_size=TASK_GAMES, workers=workers)
+                    for p, pool in search_pools().items()}
+    cells += [Cell(f"{p} players with search", plan.tasks, functools.partial(_reduce, plan))
+              for p, plan in search_plans.items()]
+    run_ = run_cells(cells, executor, threads, log, NAME)
     frames, tournaments = [], {}
-    for players in PLAYER_COUNTS:
-        if log:
-            log(f"ladder: {players} players, {sizes[players]:,} deal sets per table")
-        res = run_tournament(agents, Rules(players=players), sizes[players], seed, threads=threads,
-                             confidence=CONFIDENCE)
+    for c, players in enumerate(PLAYER_COUNTS):
+        if c not in run_.values:
+            continue
+        res = run_.values[c]
         st = res.standings.copy()
         st.insert(0, "players", players)
         st.insert(0, "section", SECTIONS[0])
         st["sees_hidden_cards"] = st.agent.map(sees_hidden)
         frames.append(st[COLUMNS])
         tournaments[players] = _tournament_record(res)
-    search_rows, search_tournaments, search_sizes = run_search_section(games, seed, threads, log)
-    table = pd.concat([*frames, search_rows], ignore_index=True)
+    search_done = {p: run_.values[len(PLAYER_COUNTS) + i] for i, p in enumerate(search_plans)
+                   if len(PLAYER_COUNTS) + i in run_.values}
+    search_rows, search_tournaments = search_section(search_done)
+    table = pd.concat([f for f in (*frames, search_rows) if len(f)], ignore_index=True) if frames or len(search_rows) \
+        else pd.DataFrame(columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, seed=seed,
@@ -179,9 +206,13 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         + "oracle (sees hidden cards): the same search given the real face-down cards and stock order, a research "
           "reference for the value of hidden information, never a fair player.",
     ]
-    figures = {"figure": plot(table[table.section == SECTIONS[0]], config),
-               "search": plot_search(table[table.section == SECTIONS[1]], config)}
-    return ExperimentOutput(NAME, table, config, figures, notes)
+    mark_partial(config, notes, run_)
+    figures = {}
+    if frames:
+        figures["figure"] = plot(table[table.section == SECTIONS[0]], config)
+    if search_tournaments:
+        figures["search"] = plot_search(table[table.section == SECTIONS[1]], config)
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def plot(table: pd.DataFrame, config: dict):
