@@ -1,4 +1,4 @@
-"""The ``golfsim`` command line: score, agents, bench, tournament, experiment, cache-clear.
+"""The ``golfsim`` command line: score, agents, bench, tournament, experiment, sweep, cache-clear.
 
 Every command turns bad input into one line on stderr and exit status 2. Machine formats (``--format json|csv``)
 keep stdout clean: progress and messages go to stderr.
@@ -389,6 +389,67 @@ def experiment(
         console.print(table)
         console.print(f"wrote {root / module.NAME}: {', '.join(p.name for p in written)}", highlight=False,
                   soft_wrap=True)
+
+
+# ---------------------------------------------------------------- sweep
+SWEEP_EXAMPLE = """\b
+Example (experiments/sweeps/example.toml):
+
+    \\[sweep]
+    seed = 0
+    games = 1000          # deal sets per cell
+    \\[rules]               # the same in every cell
+    holes = 9
+    \\[axes]                # every combination is one cell
+    players = [2, 3]
+    end = ["immediate", "one_last_turn"]
+    watch = [0, 0.25, 0.5]   # fills {watch} in the pools
+    \\[pools]
+    field = ["ev:watch_discard={watch}", "greedy", "pair-builder"]
+
+    golfsim sweep experiments/sweeps/example.toml --out results/sweeps/example
+"""
+
+
+@app.command(epilog=SWEEP_EXAMPLE)
+@clear_errors
+def sweep(
+    config: Annotated[Path, typer.Argument(
+        help="The sweep's TOML file: \\[sweep] games and seed, \\[rules] shared options, \\[axes] swept "
+             "values, \\[pools] agents.")],
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="The sweep's directory (default: results/sweeps/NAME under the current directory); "
+                      "finished cells there are kept and not played again.")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace a directory that holds another sweep's cells.")] = False,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+):
+    """Run a grid of duplicate-deal tournaments (rule options x players x pools x agent parameters) from a TOML
+    file: one tidy table (Parquet and CSV) with intervals, a figure per swept axis and config.json.
+
+    Resumable: each finished cell is kept on disk; after Ctrl-C (exit 130) the same command plays only
+    the missing cells and gives the same table. A changed file into the same --out is refused unless --overwrite.
+    """
+    from golfsim.sweep import run_sweep
+
+    if out_dir is not None:
+        check_out_dir(out_dir)
+    try:
+        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
+    except KeyboardInterrupt:
+        err.print("[bold yellow]interrupted[/] before the first cell started; no cell was played", highlight=False)
+        raise typer.Exit(130) from None
+    for skipped in result.skipped:
+        err.print(f"skipped cell ({skipped['cell']}): {skipped['reason']}", highlight=False, soft_wrap=True)
+    if result.partial:
+        err.print(f"[bold yellow]interrupted:[/] kept {result.cells_complete} of {result.cells_total} cells in "
+                  f"{result.out} (table and config.json marked partial); run the same command again to play the "
+                  f"other {result.cells_total - result.cells_complete}", highlight=False, soft_wrap=True)
+        raise typer.Exit(130)
+    kept = result.cells_complete - result.cells_played
+    err.print(f"{result.cells_total} cells ({result.cells_played} played now, {kept} kept from an earlier run); "
+              f"wrote {', '.join(p.name for p in result.files)} to {result.out}", highlight=False, soft_wrap=True)
 
 
 # ---------------------------------------------------------------- play
