@@ -435,21 +435,47 @@ def sweep(
 
     if out_dir is not None:
         check_out_dir(out_dir)
+    from rich.markup import escape
+
     try:
         result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
+    except ValueError as e:
+        fail(escape(str(e)))  # the message names [sections] of the file, which are not markup
     except KeyboardInterrupt:
         err.print("[bold yellow]interrupted[/] before the first cell started; no cell was played", highlight=False)
         raise typer.Exit(130) from None
     for skipped in result.skipped:
-        err.print(f"skipped cell ({skipped['cell']}): {skipped['reason']}", highlight=False, soft_wrap=True)
+        err.print(f"skipped cell ({skipped['cell']}): {skipped['reason']}", markup=False, highlight=False,
+                  soft_wrap=True)
     if result.partial:
         err.print(f"[bold yellow]interrupted:[/] kept {result.cells_complete} of {result.cells_total} cells in "
-                  f"{result.out} (table and config.json marked partial); run the same command again to play the "
-                  f"other {result.cells_total - result.cells_complete}", highlight=False, soft_wrap=True)
+                  f"{escape(str(result.out))} (table and config.json marked partial); run the same command again "
+                  f"to play the other {result.cells_total - result.cells_complete}", highlight=False, soft_wrap=True)
         raise typer.Exit(130)
+    _print_sweep_table(result)
     kept = result.cells_complete - result.cells_played
     err.print(f"{result.cells_total} cells ({result.cells_played} played now, {kept} kept from an earlier run); "
-              f"wrote {', '.join(p.name for p in result.files)} to {result.out}", highlight=False, soft_wrap=True)
+              f"wrote {', '.join(p.name for p in result.files)} to {result.out}", markup=False, highlight=False,
+              soft_wrap=True)
+
+
+def _print_sweep_table(result, limit: int = 40) -> None:
+    """The headline numbers of every cell and agent (the full table is in table.csv and table.parquet)."""
+    from golfsim.sweep import describe_values
+
+    cells = {c["cell"]: describe_values(c["values"]) for c in result.config["grid"]}
+    table = result.table
+    level = f"{round(100 * result.config['request']['sweep']['confidence'])}% interval"
+    shown = RichTable(title="golfsim sweep: mean game score (lower is better) and win rate", title_justify="left")
+    for col in ("cell", "agent", "mean score", level, "win rate"):
+        shown.add_column(col, justify="left" if col in ("cell", "agent") else "right")
+    for row in table.head(limit).itertuples(index=False):
+        shown.add_row(cells[row.cell], row.agent, f"{row.mean_score:.2f}",
+                      f"{row.mean_score_low:.2f} to {row.mean_score_high:.2f}", f"{100 * row.win_rate:.1f}%")
+    console = out if out.is_terminal else Console(width=140)
+    console.print(shown)
+    if len(table) > limit:
+        console.print(f"... and {len(table) - limit} more rows in table.csv", highlight=False)
 
 
 # ---------------------------------------------------------------- play

@@ -167,7 +167,7 @@ class Cell:
 
     def describe(self) -> str:
         """The cell's axis values, e.g. ``"players=3, end=one_last_turn, watch=0.25"``."""
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.values.items()) or "the only cell"
+        return describe_values(self.values)
 
 
 @dataclass
@@ -205,6 +205,11 @@ def cell_seed(seed: int, rules: Rules) -> int:
     text = json.dumps(rules.to_dict(), sort_keys=True)
     digest = hashlib.sha256(f"golfsim-sweep|{int(seed)}|{text}".encode()).digest()
     return int.from_bytes(digest[:8], "little") & MAX_SEED
+
+
+def describe_values(values: dict) -> str:
+    """Axis values as text, e.g. ``"players=3, end=one_last_turn, watch=0.25"``."""
+    return ", ".join(f"{k}={_show(v)}" for k, v in values.items()) or "the only cell"
 
 
 def _hash(obj) -> str:
@@ -395,7 +400,7 @@ def _expand(request, axes, param_axes, pool_entries, used, where):
         for inner_combo in itertools.product(*(axes[a] for a in inner)):
             params = dict(zip(inner, inner_combo, strict=True))
             values = {a: (base[a] if a in base else params[a]) for a in axes if a in base or a in params}
-            description = ", ".join(f"{k}={_show(v)}" for k, v in values.items())
+            description = describe_values(values)
             agents = []
             for entry in pool_entries[pool_name]:
                 text = _fill(entry, params)
