@@ -164,7 +164,7 @@ def test_a_changed_config_into_the_same_directory_is_refused_in_one_line(tmp_pat
 
 
 BAD_CONFIGS = {
-    "TOML syntax error": ('[sweep]\ngames = 6\n[axes]\nend = ["immediate",\n', ["TOML syntax error", "line 5"]),
+    "TOML syntax error": (SMALL.replace("games = 6", "games = = 6"), ["grid.toml: TOML syntax error", "line 4"]),
     "unknown key": (SMALL.replace("seed = 2", "sead = 2"), ["unknown key 'sead' in [sweep]"]),
     "unknown rule option": (SMALL.replace("end = [", "ending = ["), ["unknown axis 'ending'"]),
     "unknown rule value": (SMALL.replace('"one_last_turn"', '"never"'), ["end='never' is not allowed"]),
