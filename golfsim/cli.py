@@ -7,6 +7,7 @@ keep stdout clean: progress and messages go to stderr.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import sys
 from enum import StrEnum
@@ -460,22 +461,32 @@ def sweep(
 
 
 def _print_sweep_table(result, limit: int = 40) -> None:
-    """The headline numbers of every cell and agent (the full table is in table.csv and table.parquet)."""
+    """One row per cell (the swept values), one column per agent of the pools: mean score, interval, win rate."""
     from golfsim.sweep import describe_values
 
-    cells = {c["cell"]: describe_values(c["values"]) for c in result.config["grid"]}
+    request = result.config["request"]
+    swept = [axis for axis, values in request["axes"].items() if len(values) > 1]
+    cells = {c["cell"]: describe_values({k: v for k, v in c["values"].items() if k in swept}) or f"cell {c['cell']}"
+             for c in result.config["grid"]}
     table = result.table
-    level = f"{round(100 * result.config['request']['sweep']['confidence'])}% interval"
-    shown = RichTable(title="golfsim sweep: mean game score (lower is better) and win rate", title_justify="left")
-    for col in ("cell", "agent", "mean score", level, "win rate"):
-        shown.add_column(col, justify="left" if col in ("cell", "agent") else "right")
-    for row in table.head(limit).itertuples(index=False):
-        shown.add_row(cells[row.cell], row.agent, f"{row.mean_score:.2f}",
-                      f"{row.mean_score_low:.2f} to {row.mean_score_high:.2f}", f"{100 * row.win_rate:.1f}%")
-    console = out if out.is_terminal else Console(width=140)
+    entries = list(dict.fromkeys(table["pool_entry"]))
+    holes = request["rules"].get("holes", 9)
+    level = round(100 * request["sweep"]["confidence"])
+    shown = RichTable(title=f"golfsim sweep {request['sweep']['name']}: mean {holes}-hole score ± half its {level}% "
+                            "interval, win rate; lower is better", title_justify="left")
+    shown.add_column("cell")
+    for entry in entries:
+        shown.add_column(entry, justify="right")
+    for number, rows in itertools.islice(table.groupby("cell", sort=False), limit):
+        by_entry = {r.pool_entry: r for r in rows.itertuples(index=False)}
+        shown.add_row(cells[number], *(
+            f"{r.mean_score:.2f}±{(r.mean_score_high - r.mean_score_low) / 2:.2f} {100 * r.win_rate:.0f}%"
+            if (r := by_entry.get(entry)) is not None else "-" for entry in entries))
+    console = out if out.is_terminal else Console(width=160)
     console.print(shown)
-    if len(table) > limit:
-        console.print(f"... and {len(table) - limit} more rows in table.csv", highlight=False)
+    cell_count = table["cell"].nunique()
+    if cell_count > limit:
+        console.print(f"... and {cell_count - limit} more cells in table.csv", highlight=False)
 
 
 # ---------------------------------------------------------------- play

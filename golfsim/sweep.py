@@ -489,7 +489,7 @@ def _describe_change(held: dict, request: dict) -> str:
         a, b = held.get(section, {}), request.get(section, {})
         keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
         parts += [f"[{section}] {k}" for k in keys]
-    return ", ".join(parts[:4]) + (" and more" if len(parts) > 4 else "") if parts else "the request"
+    return ", ".join(parts[:4]) + (" and more" if len(parts) > 4 else "") if parts else "[sweep] name"
 
 
 def _claim(out: Path, plan: SweepPlan, fingerprint: str, overwrite: bool) -> None:
@@ -512,9 +512,12 @@ def _claim(out: Path, plan: SweepPlan, fingerprint: str, overwrite: bool) -> Non
         held = json.loads(config_path.read_text())
     except (OSError, ValueError):
         held = {}
-    if held.get("request") != plan.request:
-        what = _describe_change(held.get("request", {}), plan.request) if held.get("request") else "the request"
-        raise ValueError(f"{str(out)!r} holds a sweep of a different request ({what} differ); its cells must not "
+    if not isinstance(held.get("request"), dict) or "axes" not in held["request"]:
+        raise ValueError(f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to "
+                         "replace it")
+    if held["request"] != plan.request:
+        changed = _describe_change(held["request"], plan.request)
+        raise ValueError(f"{str(out)!r} holds a sweep of a different request ({changed} differ); its cells must not "
                          "mix with this one's: give another --out, or --overwrite to replace it")
     if held.get("behaviour_fingerprint") != fingerprint:
         raise ValueError(f"{str(out)!r} holds cells made by code that plays differently (behaviour fingerprint "
