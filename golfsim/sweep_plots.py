@@ -74,7 +74,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
     """Mean game score with interval bars against ``axis``, one line per pool entry; returns ``path``."""
     plt = _pyplot()
     data = table[table[axis].notna()]
-    swept = [a for a in plan.axes if len(plan.axes[a]) > 1]
+    swept = [a for a in plan.axes if table[a].nunique() > 1]
     others = [a for a in swept if a != axis]
     groups = list(data.groupby(others, dropna=False, sort=False)) if others else [((), data)]
     shown = groups[:MAX_PANELS]
@@ -144,12 +144,12 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
 
 
 def plot_sweep(table: pd.DataFrame, plan, out: Path, cells_complete: int) -> list[Path]:
-    """One ``score_vs_<axis>.png`` per axis with more than one value (none without a complete cell)."""
+    """One ``score_vs_<axis>.png`` per axis with more than one value among the complete cells."""
     if table.empty:
         return []
     written = []
     for axis in plan.axes:
-        if len(plan.axes[axis]) < 2 or table[axis].notna().sum() == 0:
+        if table[axis].nunique() < 2:  # one value left (the others skipped as impossible, or not played yet)
             continue
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in axis)
         written.append(plot_axis(table, plan, axis, Path(out) / f"score_vs_{name}.png", cells_complete))

@@ -80,10 +80,14 @@ def test_help_shows_an_example():
         assert fragment in result.stdout
 
 
-def test_a_sweep_writes_the_table_figures_and_config(tmp_path):
-    result = golfsim("sweep", str(write(tmp_path, SMALL)), "--out", str(tmp_path / "out"), "--quiet")
+def test_a_sweep_writes_the_table_figures_and_config_and_notes_the_cells_it_skipped(tmp_path):
+    text = SMALL.replace("seed = 2", 'seed = 2\nimpossible = "skip"').replace("[axes]", "[axes]\nplayers = [2, 3]")
+    result = golfsim("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"), "--quiet")
     assert result.returncode == 0, result.stderr
-    assert "end=one_last_turn, gain=1, pool=duel" in result.stdout
+    skipped = [line for line in result.stderr.splitlines() if line.startswith("skipped cell")]
+    assert len(skipped) == 4
+    assert skipped[0].startswith("skipped cell (players=3, end=immediate, gain=0, pool=duel): 2 agents cannot fill")
+    assert "end=one_last_turn, gain=1" in result.stdout and "greedy:take_gain={gain}" in result.stdout
     assert "4 cells (4 played now, 0 kept from an earlier run)" in result.stderr
     table = pd.read_parquet(tmp_path / "out" / "table.parquet")
     assert len(table) == 4 * 2 and set(table["agent"]) == {"greedy:take_gain=0", "greedy:take_gain=1", "random"}
