@@ -104,8 +104,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
                         color=colours[entry], label=entry)
         ax.set_title(", ".join(f"{o}={_text(v)}" for o, v in zip(others, key, strict=True)) or "all cells",
                      fontsize=9)
-        if not numeric:
-            ax.set_xticks(list(position.values()), [_text(v) for v in xs])
+        ax.set_xticks(list(position.values()), [_text(v) for v in xs])  # the swept values, not a numeric grid
         ax.set_xlabel(_axis_label(axis, plan), fontsize=8)
         ax.set_ylabel(f"mean {int(holes[0])}-hole score (points)" if len(holes) == 1
                       else "mean game total (points)", fontsize=8)
