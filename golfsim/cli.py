@@ -442,7 +442,8 @@ def sweep(
     except ValueError as e:
         fail(escape(str(e)))  # the message names [sections] of the file, which are not markup
     except KeyboardInterrupt:
-        err.print("[bold yellow]interrupted[/] before the first cell started; no cell was played", highlight=False)
+        err.print("[bold yellow]interrupted:[/] every finished cell is kept on disk; run the same command again to "
+                  "play the rest", highlight=False)
         raise typer.Exit(130) from None
     for skipped in result.skipped:
         err.print(f"skipped cell ({skipped['cell']}): {skipped['reason']}", markup=False, highlight=False,

@@ -157,6 +157,24 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     check_kept(stderr, out)
 
 
+def test_after_a_crash_the_same_command_plays_only_the_missing_cells(tmp_path):
+    out = tmp_path / "out"
+    proc = start("sweep", str(write(tmp_path, LONG)), "--out", str(out), stderr_path=tmp_path / "stderr.txt")
+    try:
+        wait_for_cells(out, proc)
+        proc.kill()  # SIGKILL: no handler runs, whatever was being written is cut short
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    on_disk = len(list((out / "cells").glob("*.json")))
+    assert 1 <= on_disk < 8
+    resumed = golfsim("sweep", str(tmp_path / "grid.toml"), "--out", str(out), "--quiet")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"8 cells ({8 - on_disk} played now, {on_disk} kept from an earlier run)" in resumed.stderr
+    assert len(pd.read_parquet(out / "table.parquet")) == 16 and not list(out.rglob("*.tmp"))
+
+
 def test_a_changed_config_into_the_same_directory_is_refused_in_one_line(tmp_path):
     path = write(tmp_path, SMALL)
     assert golfsim("sweep", str(path), "--out", str(tmp_path / "out"), "--quiet").returncode == 0
