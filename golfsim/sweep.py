@@ -225,10 +225,20 @@ def _show(value) -> str:
 
 
 def _placeholders(text: str, where: str) -> list[str]:
+    """The ``{name}`` placeholders of an agent text; each must be a plain name, filled in as written."""
     try:
-        return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+        parts = list(string.Formatter().parse(text))
     except ValueError as e:
         raise ValueError(f"{where}: {text!r} has a broken {{placeholder}}: {e}") from None
+    names = []
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"{where}: {text!r}: a placeholder is a plain axis name such as {{watch}} "
+                             "(letters, digits and _; no format)")
+        names.append(name)
+    return names
 
 
 def _fill(text: str, values: dict) -> str:

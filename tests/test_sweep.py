@@ -243,6 +243,8 @@ BAD = {
     "unknown pool": (small().replace("watch = [0, 0.5]", "watch = [0]\npool = ['feild']"),
                      "axis pool names 'feild'"),
     "pool of one": (small().replace(', "random"]', "]"), "needs at least two agents"),
+    "placeholder with a format": (small().replace("{watch}", "{watch:.2f}"), "a placeholder is a plain axis name"),
+    "dotted placeholder": (small().replace("{watch}", "{ev.watch}"), "a placeholder is a plain axis name"),
 }
 
 
