@@ -689,7 +689,7 @@ def _table(plan: SweepPlan, done: dict[str, list[dict]]) -> pd.DataFrame:
         values = plan.axes[axis]
         numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
         table[axis] = (table[axis].astype("float64") if numeric
-                       else table[axis].map(lambda v: None if v is None else _show(v)).astype("object"))
+                       else table[axis].map(lambda v: None if pd.isna(v) else _show(v)).astype("object"))
     for col, dtype in (("cell", "int64"), ("seed", "uint64"), ("rank", "int64"), ("games", "int64"),
                        ("deal_sets", "int64"), ("players", "int64"), ("decks", "int64"), ("holes", "int64"),
                        ("turn_cap", "int64"), ("four_of_a_kind_bonus", "int64"),

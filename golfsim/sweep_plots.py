@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,12 @@ def _fixed_rules(data: pd.DataFrame) -> str:
     return ", ".join(parts) if parts else "published rules"
 
 
+def _agent_with_params(row, params) -> str:
+    """``"greedy (bot=ev)"``: an agent and the agent-parameter values of its cell, to tell its lines apart."""
+    values = ", ".join(f"{a}={_text(row[a])}" for a in params if not pd.isna(row[a]))
+    return f"{row['agent']} ({values})" if values else row["agent"]
+
+
 def _axis_label(axis: str, plan) -> str:
     if axis == "players":
         return "players at the table"
@@ -75,7 +82,16 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
     plt = _pyplot()
     data = table[table[axis].notna()]
     swept = [a for a in plan.axes if table[a].nunique() > 1]
-    others = [a for a in swept if a != axis]
+    # Against the pool, lines follow an agent across pools, and agent-parameter axes (which only some pools use)
+    # are lines of their own rather than panels; elsewhere a line is a pool entry as written, e.g. ev:w={watch}.
+    by_pool = axis == "pool"
+    others = [a for a in swept if a != axis and not (by_pool and a in plan.param_axes)]
+    series = "_series"
+    if by_pool:
+        params = [a for a in plan.param_axes if a in swept]
+        data = data.assign(_series=[_agent_with_params(row, params) for _, row in data.iterrows()])
+    else:
+        data = data.assign(_series=data["pool_entry"])
     groups = list(data.groupby(others, dropna=False, sort=False)) if others else [((), data)]
     shown = groups[:MAX_PANELS]
     ncols = len(shown) if len(shown) <= 3 else 2 if len(shown) == 4 else 3
@@ -86,14 +102,14 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
                   for v in xs)
     position = {v: (float(v) if numeric else float(i)) for i, v in enumerate(xs)}
     span = (max(position.values()) - min(position.values())) if len(xs) > 1 else 1.0
-    entries = list(dict.fromkeys(data["pool_entry"]))
+    entries = list(dict.fromkeys(data[series]))
     colours = {e: f"C{i % 10}" for i, e in enumerate(entries)}
     holes = data["holes"].unique()
     for k, (key, panel) in enumerate(shown):
         ax = axes[k // ncols][k % ncols]
         key = key if isinstance(key, tuple) else (key,)
         for j, entry in enumerate(entries):
-            rows = panel[panel["pool_entry"] == entry]
+            rows = panel[panel[series] == entry]
             if rows.empty:
                 continue
             dodge = (j - (len(entries) - 1) / 2) * 0.012 * span * (1 if numeric else 4)
@@ -102,9 +118,13 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
             err = np.vstack([y - rows["mean_score_low"].to_numpy(), rows["mean_score_high"].to_numpy() - y])
             ax.errorbar(x, y, yerr=np.nan_to_num(err), marker="o", markersize=4, capsize=3, linewidth=1.3,
                         color=colours[entry], label=entry)
-        ax.set_title(", ".join(f"{o}={_text(v)}" for o, v in zip(others, key, strict=True)) or "all cells",
-                     fontsize=9)
+        title = ", ".join(f"{o}={_text(v)}" for o, v in zip(others, key, strict=True)) or "all cells"
+        ax.set_title(textwrap.fill(title, 60), fontsize=8)
         ax.set_xticks(list(position.values()), [_text(v) for v in xs])  # the swept values, not a numeric grid
+        if not numeric:
+            ax.set_xlim(-0.5, len(xs) - 0.5)
+        else:
+            ax.margins(x=0.08)
         ax.set_xlabel(_axis_label(axis, plan), fontsize=8)
         ax.set_ylabel(f"mean {int(holes[0])}-hole score (points)" if len(holes) == 1
                       else "mean game total (points)", fontsize=8)
@@ -118,10 +138,12 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
                 if lab not in labels:
                     handles.append(h)
                     labels.append(lab)
-    fig.legend(handles, labels, loc="upper right", fontsize=8, title="agent (as written in the pool)",
+    fig.legend(handles, labels, loc="upper right", fontsize=8,
+               title="agent" if by_pool else "agent (as written in the pool)",
                title_fontsize=8)
     level = round(100 * plan.confidence)
-    fig.suptitle(f"Mean game score vs {axis}, lower is better: {', '.join(entries)}\n"
+    compared = ", ".join(entries) if len(entries) <= 4 else f"{len(entries)} agents"
+    fig.suptitle(f"Mean game score vs {axis}, lower is better: {compared}\n"
                  f"rules: {_fixed_rules(data)} (other options as panels)", fontsize=10, x=0.02, ha="left")
     games = data["games"]
     caption = (f"Sweep {plan.name!r}, seed {plan.seed} (each cell's seed derived from it and the cell's rules); "

@@ -213,6 +213,25 @@ duel = ["{bot}", "greedy"]
     assert [c.rules.players for c in plan.cells] == [2, 2]
 
 
+def test_a_text_axis_is_empty_for_the_pools_that_do_not_use_it(tmp_path):
+    text = """
+[sweep]
+games = 3
+[rules]
+holes = 1
+[axes]
+bot = ["greedy", "pair-builder"]
+[pools]
+duel = ["{bot}", "random"]
+trio = ["greedy", "pair-builder", "random"]
+"""
+    res = run_sweep(config(tmp_path, text), out=tmp_path / "out")
+    assert res.table["bot"].fillna("").tolist() == ["greedy", "greedy", "pair-builder", "pair-builder", "", "", ""]
+    csv = pd.read_csv(tmp_path / "out" / "table.csv", keep_default_na=False)
+    assert csv["bot"].tolist() == ["greedy", "greedy", "pair-builder", "pair-builder", "", "", ""]
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.png")) == ["score_vs_bot.png", "score_vs_pool.png"]
+
+
 def test_the_parsed_description_works_like_the_file(tmp_path):
     import tomllib
 
