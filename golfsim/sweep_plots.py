@@ -60,6 +60,11 @@ def _fixed_rules(data: pd.DataFrame) -> str:
     return ", ".join(parts) if parts else "published rules"
 
 
+def _count_range(counts: pd.Series) -> str:
+    low, high = int(counts.min()), int(counts.max())
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
 def _agent_with_params(row, params) -> str:
     """``"greedy (bot=ev)"``: an agent and the agent-parameter values of its cell, to tell its lines apart."""
     values = ", ".join(f"{a}={_text(row[a])}" for a in params if not pd.isna(row[a]))
@@ -148,7 +153,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
     games = data["games"]
     caption = (f"Sweep {plan.name!r}, seed {plan.seed} (each cell's seed derived from it and the cell's rules); "
                f"{plan.games:,} duplicate deal sets per cell, each played in every seat order "
-               f"({games.min():,}-{games.max():,} games per agent and cell); bars: {level}% t-intervals over deal "
+               f"({_count_range(games)} games per agent and cell); bars: {level}% t-intervals over deal "
                "sets.")
     if cells_complete < len(plan.cells):
         caption += f" PARTIAL: {cells_complete} of {len(plan.cells)} cells complete."
