@@ -502,22 +502,24 @@ def _describe_change(held: dict, request: dict) -> str:
     return ", ".join(parts[:4]) + (" and more" if len(parts) > 4 else "") if parts else "[sweep] name"
 
 
-def _claim(out: Path, plan: SweepPlan, fingerprint: str, overwrite: bool) -> None:
-    """Make ``out`` this request's directory: refuse another request's cells, or clear them with ``overwrite``."""
+def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
+    """Make ``out`` this request's directory: refuse another request's cells, or clear them with ``overwrite``.
+
+    Returns the ``config.json`` it holds (empty when there is none)."""
     config_path = out / "config.json"
     if not out.exists():
-        return
+        return {}
     if overwrite:
         ours = [out / f for f in _TABLE_FILES] + list(out.glob("score_vs_*.png")) + list(out.glob("cells/*.json"))
         for path in ours:
             path.unlink(missing_ok=True)
-        return
+        return {}
     if not config_path.exists():
         others = [p for p in out.iterdir() if p.name != "cells"] + list(out.glob("cells/*"))
         if others:
             raise ValueError(f"{str(out)!r} holds files that are not a sweep; give another --out, or --overwrite "
                              "to write into it anyway")
-        return
+        return {}
     try:
         held = json.loads(config_path.read_text())
     except (OSError, ValueError):
@@ -529,7 +531,12 @@ def _claim(out: Path, plan: SweepPlan, fingerprint: str, overwrite: bool) -> Non
         changed = _describe_change(held["request"], plan.request)
         raise ValueError(f"{str(out)!r} holds a sweep of a different request ({changed} differ); its cells must not "
                          "mix with this one's: give another --out, or --overwrite to replace it")
-    if held.get("behaviour_fingerprint") != fingerprint:
+    return held
+
+
+def _check_fingerprint(out: Path, held: dict, fingerprint: str) -> None:
+    """Refuse to add to cells that code playing differently made (``held``: the directory's ``config.json``)."""
+    if held and held.get("behaviour_fingerprint") != fingerprint:
         raise ValueError(f"{str(out)!r} holds cells made by code that plays differently (behaviour fingerprint "
                          f"{held.get('behaviour_fingerprint')}, now {fingerprint}); --overwrite to run them again")
 
@@ -792,8 +799,9 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     _check_out(out)
     sweep = plan.request["sweep"]
     with _StopSignals() as stop:
+        held = _claim(out, plan, overwrite)
         fingerprint = behaviour_fingerprint()
-        _claim(out, plan, fingerprint, overwrite)
+        _check_fingerprint(out, held, fingerprint)
         (out / "cells").mkdir(parents=True, exist_ok=True)
         for tmp in list(out.glob(".*.tmp")) + list(out.glob("cells/.*.tmp")):
             tmp.unlink()  # a write that a crash cut short: never read

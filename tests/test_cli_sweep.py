@@ -157,6 +157,7 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     check_kept(stderr, out)
 
 
+@pytest.mark.slow  # two runs of the sweep: about 25 s on two loaded cores
 def test_after_a_crash_the_same_command_plays_only_the_missing_cells(tmp_path):
     out = tmp_path / "out"
     proc = start("sweep", str(write(tmp_path, LONG)), "--out", str(out), stderr_path=tmp_path / "stderr.txt")
