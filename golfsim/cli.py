@@ -431,12 +431,12 @@ def sweep(
     Resumable: each finished cell is kept on disk; after Ctrl-C (exit 130) the same command plays only
     the missing cells and gives the same table. A changed file into the same --out is refused unless --overwrite.
     """
+    from rich.markup import escape
+
     from golfsim.sweep import run_sweep
 
     if out_dir is not None:
         check_out_dir(out_dir)
-    from rich.markup import escape
-
     try:
         result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
     except ValueError as e:
@@ -470,18 +470,21 @@ def _print_sweep_table(result, limit: int = 40) -> None:
              for c in result.config["grid"]}
     table = result.table
     entries = list(dict.fromkeys(table["pool_entry"]))
-    holes = request["rules"].get("holes", 9)
+    game = "game" if "holes" in request["axes"] else f"{request['rules'].get('holes', 9)}-hole"
     level = round(100 * request["sweep"]["confidence"])
-    shown = RichTable(title=f"golfsim sweep {request['sweep']['name']}: mean {holes}-hole score ± half its {level}% "
+    shown = RichTable(title=f"golfsim sweep {request['sweep']['name']}: mean {game} score ± half its {level}% "
                             "interval, win rate; lower is better", title_justify="left")
     shown.add_column("cell")
     for entry in entries:
         shown.add_column(entry, justify="right")
+
+    def numbers(row) -> str:
+        half = (row.mean_score_high - row.mean_score_low) / 2
+        return f"{row.mean_score:.2f}±{half:.2f} {100 * row.win_rate:.0f}%"
+
     for number, rows in itertools.islice(table.groupby("cell", sort=False), limit):
-        by_entry = {r.pool_entry: r for r in rows.itertuples(index=False)}
-        shown.add_row(cells[number], *(
-            f"{r.mean_score:.2f}±{(r.mean_score_high - r.mean_score_low) / 2:.2f} {100 * r.win_rate:.0f}%"
-            if (r := by_entry.get(entry)) is not None else "-" for entry in entries))
+        by_entry = {row.pool_entry: numbers(row) for row in rows.itertuples(index=False)}
+        shown.add_row(cells[number], *(by_entry.get(entry, "-") for entry in entries))
     console = out if out.is_terminal else Console(width=160)
     console.print(shown)
     cell_count = table["cell"].nunique()
