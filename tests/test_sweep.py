@@ -274,3 +274,50 @@ def test_a_bad_description_is_one_clear_error(tmp_path, case):
         plan_sweep(config(tmp_path, text))
     assert fragment in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def interrupting_tournament(monkeypatch, calls_before: int, inside: bool):
+    """Ctrl-C (a real SIGINT to this process) at the start of tournament number ``calls_before + 1``: before it
+    plays (as a run_tournament that raises on Ctrl-C would surface it) or inside, after its first block."""
+    import os
+    import signal
+
+    import golfsim.tournament
+
+    real = golfsim.tournament.run_tournament
+    calls = []
+
+    def run(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == calls_before + 1:
+            if not inside:
+                os.kill(os.getpid(), signal.SIGINT)
+            else:
+                report = kwargs["progress"]
+
+                def progress(done, total):
+                    report(done, total)
+                    os.kill(os.getpid(), signal.SIGINT)
+
+                kwargs = {**kwargs, "progress": progress, "batch_size": 2}
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(golfsim.tournament, "run_tournament", run)
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["between cells", "inside a cell"])
+def test_ctrl_c_keeps_the_finished_cells_drops_the_unfinished_one_and_a_rerun_completes(tmp_path, monkeypatch,
+                                                                                        inside):
+    path = config(tmp_path, small(watch="[0, 0.5, 1]"))
+    whole = run_sweep(path, out=tmp_path / "whole").table
+    interrupting_tournament(monkeypatch, calls_before=1, inside=inside)
+    res = run_sweep(path, out=tmp_path / "out")
+    assert res.partial and res.cells_complete == res.cells_played == 1 and res.cells_total == 3
+    assert len(list((tmp_path / "out" / "cells").glob("*.json"))) == 1
+    assert res.table.equals(whole[whole["cell"] == 0])
+    recorded = json.loads((tmp_path / "out" / "config.json").read_text())
+    assert recorded["partial"] is True and [c["complete"] for c in recorded["grid"]] == [True, False, False]
+    monkeypatch.undo()
+    resumed = run_sweep(path, out=tmp_path / "out")
+    assert resumed.cells_played == 2 and not resumed.partial
+    assert resumed.table.equals(whole)
