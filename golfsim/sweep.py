@@ -172,7 +172,27 @@ class Cell:
 
 @dataclass
 class SweepPlan:
-    """A validated sweep: its request, cells and the cells left out as impossible."""
+    """A validated sweep: its request, cells and the cells left out as impossible.
+
+    Attributes
+    ----------
+    name : str
+        The sweep's name (``[sweep] name``, else the file name).
+    request : dict
+        The description with every default filled in: what ``config.json`` records and a rerun must match.
+    where : str
+        How messages name the description (its file name).
+    text : str or None
+        The file's text.
+    cells : list of Cell
+        Every playable cell, in grid order.
+    skipped : list of dict
+        Cells left out as impossible (``impossible = "skip"``): ``cell`` (its axis values) and ``reason``.
+    axes : dict
+        Each axis and its values, in grid order (``pool`` included).
+    param_axes : tuple of str
+        The agent-parameter axes.
+    """
 
     name: str
     request: dict

@@ -321,3 +321,11 @@ def test_ctrl_c_keeps_the_finished_cells_drops_the_unfinished_one_and_a_rerun_co
     resumed = run_sweep(path, out=tmp_path / "out")
     assert resumed.cells_played == 2 and not resumed.partial
     assert resumed.table.equals(whole)
+
+
+def test_the_table_does_not_depend_on_the_thread_count(tmp_path):
+    path = config(tmp_path, small(players="[2, 3]").replace(
+        '"random"]', '"random", "pair-builder"]'))
+    one = run_sweep(path, out=tmp_path / "one", threads=1).table
+    two = run_sweep(path, out=tmp_path / "two", threads=2).table
+    assert len(one) == 2 * 3 + 2 * 3 and one.equals(two)
