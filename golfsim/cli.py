@@ -536,7 +536,7 @@ def sweep(
     try:
         result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
     except ValueError as e:
-        fail(escape(str(e)))  # the message names [sections] of the file, which are not markup
+        fail(str(e))  # fail escapes markup: the message names [sections] of the file
     except KeyboardInterrupt:
         err.print("[bold yellow]interrupted:[/] every finished cell is kept on disk; run the same command again to "
                   "play the rest", highlight=False)
