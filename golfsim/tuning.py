@@ -456,8 +456,9 @@ class TuningResult:
     def write(self, directory, fingerprint: bool = True) -> list[Path]:
         """Write ``trials.csv``, ``convergence.png`` and ``config.json`` into ``directory`` (created if needed).
 
-        ``config.json`` also records the behaviour fingerprint (:mod:`experiments.fingerprint`) unless
-        ``fingerprint`` is False. Returns the paths written.
+        ``config.json`` also records the behaviour fingerprint (:mod:`experiments.fingerprint`) of a complete
+        study unless ``fingerprint`` is False; a partial one records ``null`` rather than make an interrupted run
+        wait the minute or two the fingerprint's games take. Returns the paths written.
         """
         import matplotlib.pyplot as plt
 
@@ -472,7 +473,7 @@ class TuningResult:
         if fingerprint:
             from experiments.fingerprint import behaviour_fingerprint
 
-            doc["behaviour_fingerprint"] = behaviour_fingerprint()
+            doc["behaviour_fingerprint"] = None if self.partial else behaviour_fingerprint()
         paths[2].write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
         return paths
 
