@@ -37,6 +37,7 @@ import json
 import math
 import platform
 import shlex
+import textwrap
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -440,6 +441,15 @@ class TuningResult:
             ax.scatter(t["trial"], t["objective"], s=12, color="0.6", label="trial")
             ax.step(t["trial"], t["objective"].cummin(), where="post", color="C0", lw=2, label="best so far")
             ax.legend(loc="upper right")
+            # A few disastrous settings would squash the best-so-far line: cut the axis above most trials.
+            low = float(t["objective"].min())
+            top = max(0.0, float(t["objective"].quantile(0.8)))
+            span = max(top - low, 1e-9)
+            above = t["objective"] > top + span
+            if above.any():
+                ax.set_ylim(low - 0.1 * span, top + span)
+                ax.annotate(f"{int(above.sum())} trial(s) above the plot (worst {t['objective'].max():+.1f})",
+                            xy=(0.01, 0.97), xycoords="axes fraction", va="top", fontsize=8)
         ax.axhline(0.0, color="0.3", lw=0.8, ls=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
@@ -449,8 +459,15 @@ class TuningResult:
         caption = (f"TPE (optuna), seed {cfg['seed']}; {len(t)} trials{' (partial)' if self.partial else ''}, each "
                    f"{cfg['games']:,} duplicate deal sets x {cfg['rules']['players']} seat rotations per field agent, "
                    "the same deals in every trial")
+        if self.best is not None and self.reevaluation is not None:
+            r = self.reevaluation
+            v = r["winner_vs_baseline"]
+            caption += (f"\nwinner (trial {self.best['trial']}): {self.agent}; on {r['games']:,} fresh deal sets its "
+                        f"lead over {self.baseline} is {_ci_text(v['mean'], v['low'], v['high'])} "
+                        f"({round(100 * cfg['confidence'])}% interval)")
+        caption = "\n".join(textwrap.fill(part, 125) for part in caption.split("\n"))
         fig.text(0.01, 0.005, caption, fontsize=8, ha="left", va="bottom")
-        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        fig.tight_layout(rect=(0, 0.03 + 0.025 * caption.count("\n"), 1, 1))
         return fig
 
     def write(self, directory, fingerprint: bool = True) -> list[Path]:
@@ -704,8 +721,8 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         for row in _load_trials(Path(resume), request, space).to_dict("records")[:trials]:
             raw = {r.name: r.raw(float(row[r.name])) for r in space}
             study.add_trial(create_trial(params=raw, distributions=distributions, value=float(row["objective"])))
-            rows.append({k: row[k] for k in ("trial", *(r.name for r in space), "objective", "objective_low",
-                                             "objective_high", "state", "agent")})
+            rows.append({k: _clean(row[k]) for k in ("trial", *(r.name for r in space), "objective",
+                                                     "objective_low", "objective_high", "state", "agent")})
 
     # Trial 0 plays the baseline when its values lie in the space, so the winner is never worse than it on the
     # tuning deals.
