@@ -394,6 +394,18 @@ class TuningResult:
     partial: bool
     seconds: float
 
+    @classmethod
+    def read(cls, directory) -> TuningResult:
+        """The study written by :meth:`write` into ``directory``."""
+        d = Path(directory)
+        doc = json.loads((d / CONFIG_FILE).read_text())
+        added = ("partial", "trials_completed", "winner", "baseline", "best_trial", "reevaluation", "seconds",
+                 "behaviour_fingerprint")
+        return cls(agent=doc["winner"], baseline=doc["baseline"], best=doc["best_trial"],
+                   trials=pd.read_csv(d / TRIALS_FILE), reevaluation=doc["reevaluation"],
+                   config={k: v for k, v in doc.items() if k not in added}, partial=doc["partial"],
+                   seconds=doc["seconds"])
+
     def to_dict(self) -> dict:
         """``config.json``'s content: the config with the winner, the best trial and the re-evaluation."""
         return {**self.config, "partial": self.partial, "trials_completed": int(len(self.trials)),
@@ -435,7 +447,7 @@ class TuningResult:
         from matplotlib.ticker import MaxNLocator
 
         cfg = self.config
-        fig, ax = plt.subplots(figsize=(8, 4.8))
+        fig, ax = plt.subplots(figsize=(8, 5.4))
         t = self.trials
         if len(t):
             ax.scatter(t["trial"], t["objective"], s=12, color="0.6", label="trial")
@@ -453,7 +465,7 @@ class TuningResult:
         ax.axhline(0.0, color="0.3", lw=0.8, ls=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
-        ax.set_ylabel(f"lead over the field (points per {cfg['rules']['holes']}-hole game; lower is better)")
+        ax.set_ylabel(f"lead over the field\n(points per {cfg['rules']['holes']}-hole game; lower is better)")
         ax.set_title(f"golfsim tune {cfg['agent']} against {','.join(cfg['against'])}\n{cfg['rules_text']}",
                      fontsize=10)
         caption = (f"TPE (optuna), seed {cfg['seed']}; {len(t)} trials{' (partial)' if self.partial else ''}, each "
@@ -465,9 +477,9 @@ class TuningResult:
             caption += (f"\nwinner (trial {self.best['trial']}): {self.agent}; on {r['games']:,} fresh deal sets its "
                         f"lead over {self.baseline} is {_ci_text(v['mean'], v['low'], v['high'])} "
                         f"({round(100 * cfg['confidence'])}% interval)")
-        caption = "\n".join(textwrap.fill(part, 125) for part in caption.split("\n"))
+        caption = "\n".join(textwrap.fill(part, 135) for part in caption.split("\n"))
         fig.text(0.01, 0.005, caption, fontsize=8, ha="left", va="bottom")
-        fig.tight_layout(rect=(0, 0.03 + 0.025 * caption.count("\n"), 1, 1))
+        fig.tight_layout(rect=(0, 0.01 + 0.03 * (1 + caption.count("\n")), 1, 1))
         return fig
 
     def write(self, directory, fingerprint: bool = True) -> list[Path]:

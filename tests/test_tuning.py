@@ -13,12 +13,15 @@ import pandas as pd
 import pytest
 
 from agents.base import AgentSpec, Param, parse_agent
+from experiments.common import RESULTS
+from experiments.fingerprint import behaviour_fingerprint
 from golfsim.rules import Rules
 from golfsim.simulate import simulate
 from golfsim.tournament import run_tournament
 from golfsim.tuning import (
     BUILT_IN_RANGES,
     ParamRange,
+    TuningResult,
     agent_string,
     field_lead,
     parse_param_ranges,
@@ -192,6 +195,10 @@ def test_write_saves_the_trials_the_plot_and_the_config(mis_set, tmp_path):
     assert config["winner"] == mis_set.agent and config["request"]["games"] == 200
     assert config["reevaluation"]["winner_vs_baseline"] == mis_set.reevaluation["winner_vs_baseline"]
     assert (tmp_path / "convergence.png").stat().st_size > 10_000
+    read = TuningResult.read(tmp_path)
+    pd.testing.assert_frame_equal(read.trials, mis_set.trials)
+    assert (read.agent, read.baseline, read.best, read.reevaluation) == (
+        mis_set.agent, mis_set.baseline, mis_set.best, mis_set.reevaluation)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -207,3 +214,25 @@ def test_bad_requests_are_refused_before_anything_runs(kwargs, message):
     args = {"agent": "greedy", "against": "greedy", "rules": SHORT, "trials": 2, "games": 10, **kwargs}
     with pytest.raises(ValueError, match=message):
         tune(**args)
+
+
+# ---------------------------------------------------------------- the committed study
+COMMITTED = RESULTS / "tuning" / "ev"
+
+
+def test_the_committed_study_of_ev_names_its_best_trial_and_a_string_that_parses():
+    config = json.loads((COMMITTED / "config.json").read_text())
+    trials = pd.read_csv(COMMITTED / "trials.csv")
+    assert len(trials) == config["trials"] == config["trials_completed"] and not config["partial"]
+    assert config["winner"] == trials.loc[trials["objective"].idxmin(), "agent"]
+    assert parse_agent(config["winner"]).name == "ev"
+    lead = config["reevaluation"]["winner_vs_baseline"]
+    assert lead["low"] <= lead["mean"] <= lead["high"] and lead["deal_sets"] == config["eval_games"]
+
+
+@pytest.mark.slow  # the fingerprint's seeded games take a minute or two
+def test_the_committed_study_of_ev_comes_from_code_that_plays_like_this_code():
+    config = json.loads((COMMITTED / "config.json").read_text())
+    assert config["behaviour_fingerprint"] == behaviour_fingerprint(), (
+        "results/tuning/ev was made by code that plays differently: rerun the command in its config.json with "
+        "--overwrite from the repository root")
