@@ -48,6 +48,10 @@ USER_AGENT_BASE = 100
 BUILT_IN_AGENTS = ("random", "greedy", "ev", "pair-builder")
 """The agents golfsim ships (``AgentSpec.built_in``); only random and greedy have a ``builtin_id``."""
 
+OPT_IN_AGENTS = ("mc", "oracle")
+"""Agents golfsim also ships but keeps out of default pools: too slow for them (``mc``) or a research reference that
+sees hidden cards (``oracle``). Name them to use them."""
+
 AGENT_SIGNATURE = types.int64(
     types.int32[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
 )
@@ -105,6 +109,16 @@ class AgentSpec:
     def built_in(self) -> bool:
         """True for the agents golfsim ships (:data:`BUILT_IN_AGENTS`), however they are dispatched."""
         return self.name in BUILT_IN_AGENTS
+
+    @property
+    def kind(self) -> str:
+        """What ``golfsim agents`` calls it: ``built-in`` (in default pools), ``search`` or ``reference`` (shipped,
+        named to use; a reference sees hidden cards), ``compiled`` or ``python`` (a user's agent)."""
+        if self.built_in:
+            return "built-in"
+        if self.name in OPT_IN_AGENTS:
+            return "reference" if self.sees_hidden else "search"
+        return "compiled" if self.compiled else "python"
 
     @property
     def compiled(self) -> bool:

@@ -154,8 +154,7 @@ def list_agents(
     rows = []
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
-        kind = "built-in" if spec.built_in else "compiled" if spec.function is not None else "python"
-        rows.append({"agent": name, "kind": kind, "description": spec.description,
+        rows.append({"agent": name, "kind": spec.kind, "description": spec.description,
                      "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
     if format is Format.json:
         print(json.dumps(rows))

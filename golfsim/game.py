@@ -584,17 +584,22 @@ def make_agents(agents: Sequence, rules: Rules) -> list:
 
 def observe(game, player: int) -> dict:
     """What ``player`` may know about ``game`` (a :class:`Game`), and nothing else; see ``GolfEnv.observe``."""
-    from golfsim.kernel_spec import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, STOCK_N
+    from golfsim.kernel_spec import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, RECYCLES, STOCK_N
 
     packed, pub = game.packed, game.pub
     players = game.rules.players
     done = int(pub[PHASE]) == DONE_PHASE
     mine = player == int(pub[CURRENT]) and not done
     flat = pub.copy()
-    if not mine:
-        flat[HELD] = -1
     od, n = int(packed[R_OFF_DISCARD]), int(pub[DISCARD_N])
     ou, ok, ot = int(packed[R_OFF_UNSEEN]), int(packed[R_OFF_STOCK_KNOWN]), int(packed[R_OFF_TOTALS])
+    if not mine:
+        held = int(flat[HELD])
+        flat[HELD] = -1
+        if held >= 0 and int(pub[PHASE]) == HOLD:
+            # the engine counts a card drawn from the stock as seen; to everyone but the drawer it is still unseen
+            flat[(ok if int(pub[RECYCLES]) > 0 else ou) + held] += 1
+    pub = flat
     ov = int(packed[R_OFF_VIEW])
     discard = [int(c) for c in pub[od: od + n]]
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)

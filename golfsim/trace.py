@@ -55,9 +55,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from golfsim.errors import IllegalActionError
+from golfsim.errors import check_agent_errors
 from golfsim.game import END_REASONS, Event, Game
-from golfsim.kernel_spec import PHASE_NAMES, action_name
+from golfsim.kernel_spec import PHASE_NAMES
 from golfsim.rng import check_seed
 from golfsim.rules import Rules
 from golfsim.simulate import Batch, Table, _check_count, thread_count, work_arrays
@@ -267,14 +267,7 @@ class DecisionLog:
                     futures = [pool.submit(run_slice, start, int(lo), int(hi), outputs, slots[j])
                                for j, (lo, hi) in enumerate(pieces)]
                     results = [f.result() for f in futures]
-                bad = np.flatnonzero(errors[:, 0])
-                if bad.size:
-                    i = int(bad[0])
-                    hole, seat, action, phase = (int(x) for x in errors[i])
-                    raise IllegalActionError(
-                        f"agent {table.agents[seat].label!r} (seat {seat}) returned the illegal action {action} "
-                        f"({action_name(action)}) in the {PHASE_NAMES[phase]} phase of game {start + i}, "
-                        f"hole {hole - 1}")
+                check_agent_errors(errors, [a.label for a in table.agents], start)
                 for chunks in results:
                     for rec, rows, scores in chunks:
                         self._write_later(functools.partial(

@@ -30,6 +30,8 @@ def test_json_lists_every_agent_with_its_parameters_and_defaults():
     by_name = {a["agent"]: a for a in doc}
     assert BUILT_IN <= set(by_name)
     assert all(by_name[name]["kind"] == "built-in" for name in BUILT_IN)
+    # shipped but named to use: the searcher, and the reference that sees hidden cards
+    assert (by_name["mc"]["kind"], by_name["oracle"]["kind"]) == ("search", "reference")
     assert by_name["random"]["parameters"] == []
     for (agent, param), default in KNOWN_DEFAULTS.items():
         (entry,) = [p for p in by_name[agent]["parameters"] if p["name"] == param]

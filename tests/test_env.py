@@ -9,6 +9,7 @@ import pytest
 import golfsim.env
 from golfsim.env import GolfEnv, play_game
 from golfsim.errors import IllegalActionError
+from golfsim.kernel_spec import R_OFF_STOCK_KNOWN, R_OFF_UNSEEN, RECYCLES
 from golfsim.rules import DRAW_STOCK, FLIP, HOLD, PLACE_DRAWN, THROW_DRAWN, Rules
 from tests.unseen_cards import permute_at, unseen_deck_indices
 
@@ -69,6 +70,42 @@ def test_only_the_drawer_sees_the_drawn_card():
     assert env.observe(1 - drawer)["held"] is None
     assert env.observe(1 - drawer)["observation"][2] == -1
     assert env.observe(1 - drawer)["action_mask"].sum() == 0
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=8, decks=1)], ids=["default", "8p-one-deck-recycles"])
+def test_a_draw_from_the_stock_tells_onlookers_nothing_about_the_card(rules):
+    # the onlookers' counts of unseen cards (and of the recycled stock) are the same before and after the draw;
+    # only the drawer's counts lose the drawn card
+    env = GolfEnv(rules)
+    ou, ok = int(env.packed[R_OFF_UNSEEN]), int(env.packed[R_OFF_STOCK_KNOWN])
+    chooser = random.Random(5)
+    draws = recycled_draws = 0
+    for game in range(6):
+        env.reset(game)
+        while not env.done:
+            legal = env.legal_actions()
+            if env.phase == "start" and DRAW_STOCK in legal:
+                drawer = env.current_player
+                before = [env.observe(p) for p in range(rules.players)]
+                env.step(DRAW_STOCK)
+                after = [env.observe(p) for p in range(rules.players)]
+                card = after[drawer]["held"]
+                for p in range(rules.players):
+                    counts = ("stock_known" if env.pub[RECYCLES] > 0 else "unseen")
+                    expected = before[p][counts].copy()
+                    if p == drawer:
+                        expected[card] -= 1
+                    assert after[p][counts].tolist() == expected.tolist(), (game, p)
+                    vector = after[p]["observation"]
+                    assert vector[ou: ou + 14].tolist() == after[p]["unseen"].tolist()
+                    assert vector[ok: ok + 14].tolist() == after[p]["stock_known"].tolist()
+                draws += 1
+                recycled_draws += int(env.pub[RECYCLES] > 0)
+            else:
+                env.step(chooser.choice(legal))
+    assert draws > 50
+    if rules.players == 8:
+        assert recycled_draws > 0
 
 
 def test_explicit_deck_deals_as_rules_md_describes():

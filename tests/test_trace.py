@@ -9,14 +9,32 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from numba import njit
 
 import golfsim.trace
+from agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
+from agents.random_agent import random_act
 from golfsim.env import GolfEnv
+from golfsim.errors import IllegalActionError
 from golfsim.game import Game
+from golfsim.kernel_spec import DRAW_STOCK, OPEN, PHASE, START
 from golfsim.rules import Rules
 from golfsim.simulate import Table, iter_batches, simulate
 from golfsim.tournament import run_tournament
 from golfsim.trace import DecisionLog, LogError, log_games, read_log, replay_deal, scorecard, write_game
+
+
+@njit(AGENT_SIGNATURE, cache=True)
+def draws_then_takes_0(pub, rules, params, agent_rng, player):
+    """Breaks the contract on its first turn: draws from the stock, then answers action 0 (take the discard), which
+    is not legal while holding the drawn card."""
+    if pub[PHASE] == OPEN:
+        return random_act(pub, rules, params, agent_rng, player)
+    return DRAW_STOCK if pub[PHASE] == START else 0
+
+
+if "draws-then-takes-0" not in REGISTRY:
+    register_compiled_agent("draws-then-takes-0", "illegal as soon as it holds a card", draws_then_takes_0)
 
 VARIANTS = [
     (["ev", "greedy"], Rules(holes=3)),
@@ -177,3 +195,13 @@ def test_the_logging_loop_gives_the_oracle_the_true_state_as_the_simulator_does(
         logged = list(log.play(table, 6, batch_size=3, threads=1))
     for a, b in zip(plain, logged, strict=True):
         np.testing.assert_array_equal(a.hole_scores, b.hole_scores)
+
+
+def test_an_agent_returning_an_illegal_action_stops_the_log_with_the_simulators_message(tmp_path):
+    agents = ["greedy", "draws-then-takes-0"]
+    with pytest.raises(IllegalActionError) as plain:
+        simulate(agents, Rules(), games=30, seed=3)
+    with pytest.raises(IllegalActionError) as logged:
+        log_games(agents, tmp_path / "log.parquet", Rules(), games=30, seed=3)
+    assert "agent 'draws-then-takes-0' (seat 1) returned the illegal action 0" in str(logged.value)
+    assert str(logged.value) == str(plain.value)

@@ -49,7 +49,7 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
     raise ImportError("golfsim.interop.gymnasium needs Gymnasium: pip install 'golfsim[rl]'") from err
 
 from golfsim.interop import observation
-from golfsim.interop.pettingzoo import check_render_mode, first_seed
+from golfsim.interop.pettingzoo import check_render_mode
 from golfsim.interop.table import Match, rules_from_options
 from golfsim.kernel_spec import NUM_ACTIONS
 
@@ -96,8 +96,6 @@ class GolfSoloEnv(gymnasium.Env):
         })
         self._legal = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.action_space = LegalActions(self._legal)
-        self._seed: int | None = None
-        self._game = 0
         self._vector = np.zeros(observation.size(players), dtype=np.float32)
 
     def _observation(self):
@@ -108,13 +106,7 @@ class GolfSoloEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._seed, self._game = seed, 0
-        elif self._seed is None:
-            self._seed, self._game = first_seed(), 0
-        else:
-            self._game += 1
-        self.match.start(self._seed, self._game)
+        self.match.next_game(seed)
         return self._observation()
 
     def step(self, action):

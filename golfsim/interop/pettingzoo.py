@@ -80,11 +80,6 @@ def check_render_mode(render_mode):
     return render_mode
 
 
-def first_seed() -> int:
-    """A fresh seed for a first ``reset()`` without one (from the operating system's entropy)."""
-    return int(np.random.SeedSequence().entropy % (2**63 - 1))
-
-
 class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's naming convention
     """Six-card Golf, one agent per seat; see the module docstring for spaces, rewards and seeding."""
 
@@ -104,8 +99,6 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's naming convention
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._seed: int | None = None
-        self._game = 0
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -114,13 +107,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        if seed is not None:
-            self._seed, self._game = seed, 0
-        elif self._seed is None:
-            self._seed, self._game = first_seed(), 0
-        else:
-            self._game += 1
-        self.match.start(self._seed, self._game)
+        self.match.next_game(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}

@@ -68,8 +68,18 @@ def resolve_bots(bots: Sequence, rules: Rules) -> list[AgentChoice | None]:
                 f"opponent {choice.label!r} (seat {seat}) is a plain-Python agent; opponents here play inside "
                 "compiled code, so choose a compiled agent (see `golfsim agents`)"
             )
+        if choice.spec.sees_hidden:
+            raise ValueError(
+                f"opponent {choice.label!r} (seat {seat}) sees the hidden cards; bots here play from what their seat "
+                "may know, so use it in `golfsim tournament` or `simulate` (a research reference), not as an opponent"
+            )
         choices.append(choice)
     return choices
+
+
+def first_seed() -> int:
+    """A fresh seed for a first game without one (from the operating system's entropy)."""
+    return int(np.random.SeedSequence().entropy % (2**63 - 1))
 
 
 class Match:
@@ -130,6 +140,19 @@ class Match:
         self._deal(0)
         self._started = True
         self._run(-1)
+
+    def next_game(self, seed: int | None = None) -> None:
+        """Start the next game the way the RL frameworks' ``reset(seed=...)`` asks for one.
+
+        A seed starts game 0 under it; no seed starts the game after the last one under the same seed, or game 0
+        under a fresh seed (:func:`first_seed`) if no game was started yet.
+        """
+        if seed is not None:
+            self.start(seed, 0)
+        elif not self._started:
+            self.start(first_seed(), 0)
+        else:
+            self.start(self.seed, self.game + 1)
 
     def _check_deck(self, deck) -> np.ndarray:
         codes = np.asarray(deck)

@@ -73,6 +73,38 @@ def test_a_plain_python_opponent_is_refused_with_the_reason():
         Match(Rules(players=2), [None, "cautious"])
 
 
+def test_an_opponent_that_sees_hidden_cards_is_refused_up_front():
+    # the oracle needs the true hidden state, which a seat here never has; refusing at construction beats an
+    # illegal-action error in the middle of a game
+    with pytest.raises(ValueError, match="'oracle.*' \\(seat 1\\) sees the hidden cards"):
+        Match(Rules(players=2), [None, "oracle"])
+
+
+def test_next_game_numbers_games_under_one_seed_as_the_rl_frameworks_reset_does():
+    match = Match(Rules(players=2, holes=2), ["ev", "greedy"])
+    expected = simulate(["ev", "greedy"], Rules(players=2, holes=2), games=3, seed=9).players
+    match.next_game(9)
+    played = [match.totals.copy()]
+    match.next_game()
+    played.append(match.totals.copy())
+    match.next_game()
+    played.append(match.totals.copy())
+    for game, totals in enumerate(played):
+        want = expected[expected.game == game].sort_values("seat")
+        np.testing.assert_array_equal(totals, want.total.to_numpy())
+    assert (match.seed, match.game) == (9, 2)
+    match.next_game(9)
+    assert match.game == 0
+
+
+def test_a_first_game_without_a_seed_gets_a_fresh_one():
+    first, second = Match(Rules(players=2), ["ev", "ev"]), Match(Rules(players=2), ["ev", "ev"])
+    first.next_game()
+    second.next_game()
+    assert first.game == second.game == 0
+    assert first.seed != second.seed
+
+
 def test_without_jit_the_same_loop_plays_the_same_games_in_plain_python():
     script = (
         "from golfsim.interop.table import Match\n"
