@@ -2,9 +2,10 @@
 
 How a study runs
 ----------------
-- **Search space.** Every parameter searched has a range: given by the caller (``"watch_discard=0:1"``), declared
-  on the agent's :class:`~agents.base.Param` (``low``, ``high``, ``kind``), or, for the agents golfsim ships, taken
-  from :data:`BUILT_IN_RANGES`. Floats are searched on a grid of ``step`` (1/100 of the range, rounded down to a
+- **Search space.** By default every parameter with a declared range that the agent string does not set. Every
+  parameter searched has a range: given by the caller (``"watch_discard=0:1"``), declared on the agent's
+  :class:`~agents.base.Param` (``low``, ``high``, ``kind``), or, for the agents golfsim ships, taken from
+  :data:`BUILT_IN_RANGES`. Floats are searched on a grid of ``step`` (1/100 of the range, rounded down to a
   power of ten, unless given), so the winner prints as a short agent string and the study holds exactly the values
   played; whole-number parameters are searched as integers and on/off switches as 0 or 1. Parameters not searched
   keep the values of the agent string given (``"ev:count_out=0"`` fixes ``count_out``).
@@ -228,7 +229,7 @@ def parse_param_ranges(text: str | None) -> dict[str, tuple[float, float, float 
     return out
 
 
-def search_space(spec: AgentSpec, params=None) -> tuple[ParamRange, ...]:
+def search_space(spec: AgentSpec, params=None, fixed=()) -> tuple[ParamRange, ...]:
     """The ranges searched for agent ``spec``.
 
     Parameters
@@ -237,7 +238,9 @@ def search_space(spec: AgentSpec, params=None) -> tuple[ParamRange, ...]:
         The agent.
     params : str or dict, optional
         Which parameters to search (``"watch_discard,take_gain=0:5"``, or the dict of
-        :func:`parse_param_ranges`); default: every parameter that has a declared range.
+        :func:`parse_param_ranges`); default: every parameter that has a declared range and is not in ``fixed``.
+    fixed : sequence of str
+        Parameters left out of the default space (those set in the agent string).
 
     Raises
     ------
@@ -259,9 +262,11 @@ def search_space(spec: AgentSpec, params=None) -> tuple[ParamRange, ...]:
         elif p.name in BUILT_IN_RANGES.get(spec.name, {}):
             declared[p.name] = BUILT_IN_RANGES[spec.name][p.name]
     if not wanted:
+        declared = {name: r for name, r in declared.items() if name not in set(fixed)}
         if not declared:
-            raise ValueError(f"agent {spec.name!r} declares no parameter ranges; name the parameters to tune with "
-                             f"ranges, e.g. --params {spec.params[0].name}=LOW:HIGH")
+            left = "is left to search once the agent string fixes some" if fixed else "declares a range"
+            raise ValueError(f"agent {spec.name!r}: no parameter {left}; name the parameters to tune with ranges, "
+                             f"e.g. --params {spec.params[0].name}=LOW:HIGH")
         return tuple(declared[p.name] for p in spec.params if p.name in declared)
     space = []
     for name, given in wanted.items():
@@ -601,6 +606,14 @@ def _load_trials(directory: Path, request: dict, space) -> pd.DataFrame:
     return table[table["state"] == "COMPLETE"].reset_index(drop=True)
 
 
+def _set_in(agent, choice: AgentChoice) -> list[str]:
+    """The parameters an agent string sets (``"ev:count_out=0"`` sets count_out); for an AgentChoice, those that
+    differ from their defaults."""
+    if isinstance(agent, str):
+        return [item.partition("=")[0].strip() for item in agent.partition(":")[2].split(",") if "=" in item]
+    return [p.name for p, v in zip(choice.spec.params, choice.values, strict=True) if v != p.default]
+
+
 def _import_optuna():
     try:
         import optuna
@@ -621,7 +634,7 @@ class _Plan:
 
 def _plan(agent, against, rules, games, seed, params, eval_games, startup_trials) -> _Plan:
     base = _compiled(parse_agent(agent), "agent")
-    space = search_space(base.spec, params)
+    space = search_space(base.spec, params, fixed=_set_in(agent, base))
     if against is None:
         against = [agent_string(base)]
     elif isinstance(against, str):

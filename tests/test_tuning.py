@@ -25,6 +25,7 @@ from golfsim.tuning import (
     agent_string,
     field_lead,
     parse_param_ranges,
+    plan_request,
     search_space,
     tune,
 )
@@ -46,6 +47,12 @@ def test_params_restrict_the_space_and_ranges_override_the_declared_ones():
     assert [r.name for r in space] == ["take_gain", "blind_swap"]
     assert (space[0].low, space[0].high, space[0].step) == (0.0, 5.0, 0.01)
     assert space[1] == BUILT_IN_RANGES["greedy"]["blind_swap"] and space[1].kind == "int"
+
+
+def test_parameters_set_in_the_agent_string_stay_fixed_unless_named():
+    searched = [p["name"] for p in plan_request("ev:count_out=0,horizon=3")["params"]]
+    assert searched == ["pair_weight", "out_margin", "watch_discard"]
+    assert [p["name"] for p in plan_request("ev:count_out=0", params="count_out")["params"]] == ["count_out"]
 
 
 def test_a_user_agent_declares_its_ranges_on_its_params():
