@@ -60,6 +60,11 @@ A layout's value is the sum of its column values: the agent's expected final sco
 - A stalled deal (:func:`agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every action that
   covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
 
+Every action's value
+--------------------
+:func:`ev_action_values` writes the value ev gives each legal action (the numbers the decision rule compares), for
+hints; ev plays the lowest, with the tie-breaks above.
+
 Parameters
 ----------
 pair_weight : float, default 1
@@ -750,3 +755,95 @@ def ev_variant(rules):
     ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
     bonus rules never compile the fast one."""
     return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus
+
+
+# ---------------------------------------------------------------- every action's value (for hints)
+@leaf
+def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
+    """ev's value of putting ``card`` at position ``k``, tip (d) included: one position of :func:`best_placement`
+    (rules without a ``four_of_a_kind_bonus``), the same arithmetic in the same order."""
+    c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
+    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
+    pr = rules[R_POINTS + card]
+    total = c0 + c1 + c2
+    p = pub[base + (k + 3) % 6]
+    x = pub[base + k]
+    if k == last:
+        v = going_out_value(fin_rest + column_score(card, p, rules), limit) - stall
+        if watch_applies(pub, rules, params, True):
+            v += watch.pen_unseen
+        return v
+    if p >= 0:
+        new = float(pair_score(rules, card)) if p == card else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
+    else:
+        new = column_with(pub, rules, card, -1, mu, inv_u, rank_chance(pub, rules, card, nd, w), w)
+    v = total - _pick3(c0, c1, c2, k % 3) + new
+    v += watch.pen_unseen - stall if x < 0 else 0.0
+    if x >= 0 and (watch.needed >> x) & 1:
+        v += params[WATCH_DISCARD] * need_gain(watch.ranks, watch.gains, x)
+    return v
+
+
+@leaf
+def place_value_at_reference(pub, rules, params, player, base, card, k, ctx, watch):
+    """:func:`place_value_at` for rules with a ``four_of_a_kind_bonus``: one position of
+    :func:`best_placement_reference`."""
+    v = place_value_reference(pub, rules, base, k, card, ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w, ctx.last,
+                              ctx.limit, ctx.stall)
+    return v + discard_penalty(pub, rules, params, player, pub[base + k], k == ctx.last, ctx.mu, ctx.hh, ctx.inv_u)
+
+
+@leaf
+def _ev_values(pub, rules, params, player, values, draw, place_at):
+    for a in range(values.shape[0]):
+        values[a] = np.nan
+    phase = pub[PHASE]
+    if phase != START and phase != HOLD and phase != FLIP_PHASE:
+        return
+    base = rules[R_OFF_VIEW] + 6 * player
+    ctx = decision_context(pub, rules, params, player, draw)
+    now, last, blind_out = ctx.now, ctx.last, ctx.blind_out
+    must_flip_last = last >= 0 and rules[R_DISCARD_FLIP] == 2
+    keep = blind_out if must_flip_last else now
+    if phase == FLIP_PHASE:
+        if last >= 0:  # otherwise ev flips by a rule of thumb (agents.common.flip_choice), valuing nothing
+            values[FLIP + last] = blind_out
+            if rules[R_DISCARD_FLIP] == 1:
+                values[PASS] = now
+        return
+    watch = discard_watch(pub, rules, params, player, ctx)
+    if phase == HOLD:
+        card = pub[HELD]
+        throw = keep
+        if (watch.needed >> card) & 1 and watch_applies(pub, rules, params, must_flip_last):
+            throw += params[WATCH_DISCARD] * need_gain(watch.ranks, watch.gains, card)
+        values[THROW_DRAWN] = throw
+        for k in range(6):
+            values[PLACE_DRAWN + k] = place_at(pub, rules, params, player, base, card, k, ctx, watch)
+        return
+    card = top_discard(pub, rules)
+    for k in range(6):
+        values[TAKE_DISCARD + k] = place_at(pub, rules, params, player, base, card, k, ctx, watch)
+    if pub[STOCK_N] > 0:
+        values[DRAW_STOCK] = draw(pub, rules, base, keep, ctx)
+    if rules[R_REVEAL] == 1:
+        for k in range(6):
+            if pub[base + k] < 0:
+                values[REVEAL + k] = blind_out if k == last else now + 1e-9 - ctx.stall
+
+
+@hot
+def ev_action_values(pub, rules, params, player, values):
+    """ev's own value of every action of ``player`` now, written to ``values`` (length ``NUM_ACTIONS``).
+
+    The unit is ev's: the expected final score of the player's layout this deal (lower is better) with its
+    look-ahead (the chance of pairs to come), tip (d)'s discard penalty and the stall bonus, exactly the numbers
+    :func:`ev_decide` compares. A going-out move that tip (e) forbids is worth ``BIG``. Actions ev does not value
+    are NaN: illegal ones, the opening flips and, after a thrown draw with two or more face-down cards, the flips
+    (ev picks one by a rule of thumb). ev plays the lowest value; ties go to the draw (START) or the throw (HOLD),
+    then to the lowest position, and a flip of the last card beats a pass.
+    """
+    if rules[R_FOUR_BONUS] != 0:
+        _ev_values(pub, rules, params, player, values, draw_value_reference, place_value_at_reference)
+    else:
+        _ev_values(pub, rules, params, player, values, draw_value, place_value_at)

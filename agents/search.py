@@ -32,6 +32,13 @@ The objective (lower is better) of one rollout is, with ``s`` the deal scores (e
   which action is best for the point difference, so they do not enter. (With 1 or 0 the totals never enter: a
   tournament's points per game are the sum of the deals' points.)
 
+Hints
+-----
+:func:`rollout_values` runs the same rollouts for every legal action in every world (no halving, no choice) and
+returns the raw values, per world and action; :mod:`golfsim.hint` turns them into means and standard errors for
+``golfsim hint`` and the ``?`` key of ``golfsim play``. With ``halving=0`` and ``confidence=0`` on the same stream,
+mc plays the action whose mean objective there is lowest.
+
 oracle
 ------
 ``oracle`` runs the same search on the one true world: it is given the real face-down cards, the real stock order
@@ -335,3 +342,52 @@ def register_search_agents() -> None:
     register(AgentSpec("oracle", "SEES HIDDEN CARDS (research reference): mc's search on the true face-down cards "
                                  "and stock order",
                        params=ORACLE_PARAMS, function=oracle_act, sees_hidden=True))
+
+
+# ---------------------------------------------------------------- every action's value (for hints)
+@hot
+def _rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, objective_out, score_out,
+                    world_hid, roll_pub, roll_hid, pool, roll_rng, ev_params, policy_params, world_rng):
+    policy = np.int64(params[ROLLOUT])
+    if policy == ROLLOUT_GREEDY:
+        for i in range(len(_GREEDY_DEFAULTS)):
+            policy_params[i] = _GREEDY_DEFAULTS[i]
+    else:
+        for i in range(len(_EV_DEFAULTS)):
+            policy_params[i] = _EV_DEFAULTS[i]
+    for i in range(len(_EV_DEFAULTS)):
+        ev_params[i] = _EV_DEFAULTS[i]
+    objective = np.int64(params[OBJECTIVE])
+    horizon = np.int64(params[HORIZON])
+    players = rules[R_PLAYERS]
+    for j in range(objective_out.shape[0]):
+        seed = next_u64(agent_rng, 0)
+        world_rng[0] = seed
+        determinize(pub, rules, world_rng, 0, world_hid, pool)
+        for i in range(n_actions):
+            copy_state(pub, world_hid, rules, roll_pub, roll_hid)
+            world_rng[0] = mix64(seed ^ _WORLD_PURPOSE)
+            for q in range(players):
+                roll_rng[q] = mix64(seed + np.uint64(q + 1))
+            apply_action(roll_pub, roll_hid, rules, world_rng, actions[i])
+            play_out(roll_pub, roll_hid, rules, world_rng, policy, policy_params, roll_rng, horizon)
+            objective_out[j, i] = outcome(roll_pub, roll_hid, rules, ev_params, player, objective)
+            score_out[j, i] = outcome(roll_pub, roll_hid, rules, ev_params, player, 0)
+
+
+@hot
+def rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, objective_out, score_out):
+    """Every candidate's rollouts in mc's worlds, with no halving: the raw material of a hint.
+
+    For each of ``objective_out.shape[0]`` worlds ``j`` (drawn with ``agent_rng[0]``, which is advanced) and each
+    action ``actions[i]``, ``i < n_actions``, the world is played to the end of the deal (or to mc's ``horizon``)
+    exactly as :func:`search` plays it: the same worlds and rollout streams for every action (common random
+    numbers), the rollout policy of ``params`` in every seat. ``objective_out[j, i]`` receives the objective of
+    ``params`` (:func:`outcome`, lower is better) and ``score_out[j, i]`` ``player``'s own deal score (objective 0).
+    Both outputs are float64 arrays of shape ``(worlds, >= n_actions)``; ``params`` are mc's (``samples``,
+    ``confidence`` and ``halving`` are not used: the number of worlds is the outputs' length).
+    """
+    _rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, objective_out, score_out,
+                    stack_int16(MAX_HID_SIZE), stack_like(pub, MAX_PUB_SIZE), stack_int16(MAX_HID_SIZE),
+                    stack_int16(MAX_CARDS), stack_uint64(MAX_PLAYERS_RNG), stack_float64(8), stack_float64(8),
+                    stack_uint64(1))

@@ -3,8 +3,9 @@
 Built on :class:`golfsim.game.Game`: the bots' moves are its events, narrated as they happen; the screen before each
 of your decisions shows your layout (face-down cards as ``?``), every opponent's face-up cards, the discard top, the
 stock, whose turn it is and the scorecard. Moves are short keys (``d`` draw, ``t3`` take the discard to position 3,
-``p5`` put the drawn card at 5, ``x`` throw it away, ``f2`` flip 2, ...); ``?`` asks ``ev`` what it would do, ``h``
-shows the keys, ``q`` or Ctrl-C ends the game. Every game is saved as a decision log that ``golfsim replay`` shows.
+``p5`` put the drawn card at 5, ``x`` throw it away, ``f2`` flip 2, ...); ``?`` shows every legal move valued by
+``mc``'s search and by ``ev``, best first (:mod:`golfsim.hint`), ``h`` shows the keys, ``q`` or Ctrl-C ends the
+game. Every game is saved as a decision log that ``golfsim replay`` shows.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from golfsim.kernel_spec import (
 from golfsim.rules import Rules
 
 MIN_COLUMNS, MIN_LINES = 60, 20
+HINT_MIN_ROWS, HINT_OTHER_LINES = 3, 8
 YOU = "you"
 
 
@@ -164,6 +166,26 @@ def hint(game: Game, advisor: CompiledAgent) -> str:
     return f"hint: ev would play {key} ({describe_key(key)})"
 
 
+def show_hint(console: Console, game: Game, advisor: CompiledAgent, seed: int) -> None:
+    """The ``?`` key: every legal move valued by mc's search (± standard errors) and by ev, best first, as many
+    rows as the terminal has room for. The opening flips have nothing to search: ev's flip is shown."""
+    if game.phase == "open":
+        console.print(hint(game, advisor), highlight=False)
+        return
+    from golfsim.hint import PLAY_SAMPLES, hint_table
+    from golfsim.hint import hint as search_hint
+
+    answer = search_hint(game.pub, game.rules, samples=PLAY_SAMPLES, seed=(seed * 7919 + game.turn) % 2**62)
+    lines_per_row = 1 if console.size.width >= 110 else 2  # a narrow terminal wraps the move's words
+    room = max(HINT_MIN_ROWS, (console.size.height - HINT_OTHER_LINES) // lines_per_row)
+    console.print(hint_table(answer, limit=room, compact=True,
+                             title=f"hint: mc's search, {answer.samples} sampled worlds per move (lower is better)"))
+    shown = min(room, len(answer.rows))
+    more = f"; {len(answer.rows) - shown} worse moves not shown" if shown < len(answer.rows) else ""
+    console.print(f"[dim]deal score: your score this deal; vs opp: minus the opponents' mean; ev: ev's value, "
+                  f"* its choice{more}[/]", highlight=False)
+
+
 def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console: Console,
          ask: Callable[[str], str]) -> int:
     """Play a game of a person (seat 0) against ``opponents``; save it to ``save``. Returns the exit status."""
@@ -184,7 +206,7 @@ def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console:
                           "moves first", highlight=False)
             while not game.hole_over:
                 p = game.current_player
-                action = _ask_person(game, screen, advisor, ask) if p == 0 else bots[p - 1].act(game, p)
+                action = _ask_person(game, screen, advisor, ask, seed) if p == 0 else bots[p - 1].act(game, p)
                 if action is None:
                     status = 0
                     raise _Quit
@@ -208,7 +230,7 @@ class _Quit(Exception):
     pass
 
 
-def _ask_person(game: Game, screen: TableScreen, advisor: CompiledAgent, ask) -> int | None:
+def _ask_person(game: Game, screen: TableScreen, advisor: CompiledAgent, ask, seed: int) -> int | None:
     screen.show()
     while True:
         text = ask(f"{game.phase}> ").strip().lower()
@@ -219,7 +241,7 @@ def _ask_person(game: Game, screen: TableScreen, advisor: CompiledAgent, ask) ->
             screen.console.print(help_line(game), highlight=False)
             continue
         if text == "?":
-            screen.console.print(hint(game, advisor), highlight=False)
+            show_hint(screen.console, game, advisor, seed)
             continue
         if text in keys:
             action = keys[text]

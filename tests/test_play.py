@@ -76,6 +76,37 @@ def test_hint_and_help_answer_without_moving(tmp_path):
     assert child.exitstatus == 0 and (tmp_path / "g.parquet").exists()
 
 
+HINT_ROW = re.compile(r"^\s*[│|]\s*(d|x|n|[tprf][1-6])\s+[│|]", re.MULTILINE)
+
+
+def hint_keys(child, prompt):
+    """Press ? at ``prompt`` and read the keys of the hint table's rows, best first."""
+    child.sendline("?")
+    child.expect("hint: mc's search")
+    child.expect(prompt)
+    return HINT_ROW.findall(ANSI.sub("", child.before))
+
+
+def test_the_hint_table_lists_the_legal_moves_best_first_and_the_best_is_playable(tmp_path):
+    child = spawn("--opponents", "greedy", "--holes", "1", "--seed", "5", "--save", tmp_path / "g.parquet")
+    for key in ("f1", "f4"):
+        child.expect("open> ")
+        child.sendline(key)
+    child.expect("start> ")
+    keys = hint_keys(child, "start> ")
+    assert sorted(keys) == ["d", "t1", "t2", "t3", "t4", "t5", "t6"]  # no reveal in these rules: every legal move
+    child.sendline("d")
+    child.expect("hold> ")
+    keys = hint_keys(child, "hold> ")
+    assert sorted(keys) == ["p1", "p2", "p3", "p4", "p5", "p6", "x"]
+    child.sendline(keys[0])  # the best-listed move is accepted as a move
+    i = child.expect(["not a move", "not a key", r"sure\? \(y/n\)> ", "start> ", pexpect.EOF])
+    assert i >= 2, child.before
+    child.sendline("q" if i == 3 else "y" if i == 2 else "")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
 def test_ctrl_c_ends_the_game_cleanly_and_saves_it(tmp_path):
     save = tmp_path / "g.parquet"
     child = spawn("--opponents", "ev,greedy", "--seed", "2", "--save", save)
