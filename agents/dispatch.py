@@ -5,7 +5,9 @@ There are two routes, chosen for speed where it pays and for compile time where 
 - *Inlined*: ``random`` and ``greedy`` are called by id in ``decide``, whose branches the compiler inlines into the
   game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
   seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
-  greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers).
+  greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers). When one of
+  them plays every seat, :func:`golfsim.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as a
+  constant, so the dispatch folds away (:func:`golfsim.simulate.play_games_greedy`, ``play_games_random``).
 - *By pointer*: every agent registered with :func:`~agents.base.register_compiled_agent` -- ``ev``,
   ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
   ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so an agent's code

@@ -46,6 +46,8 @@ blind_swap : float, default -99
 
 from __future__ import annotations
 
+import numpy as np
+
 from agents.base import Param
 from agents.common import flip_move, hidden_mean, points, stall_floor
 from golfsim.engine import column_score, face_down_count, top_discard
@@ -141,16 +143,39 @@ def best_placement(pub, rules, base, h, card, face_down_only):
     g0 = column_estimate(rules, pub[base], pub[base + 3], h)
     g1 = column_estimate(rules, pub[base + 1], pub[base + 4], h)
     g2 = column_estimate(rules, pub[base + 2], pub[base + 5], h)
-    for k in range(6):
-        if face_down_only and pub[base + k] >= 0:
-            continue
-        c = k % 3
-        old = g0 if c == 0 else (g1 if c == 1 else g2)
-        gain = old - column_estimate(rules, card, pub[base + (k + 3) % 6], h)
-        if gain > best_gain:
-            best_gain = gain
-            best_k = k
+    x0 = _target_gain(pub, rules, base, h, card, face_down_only, 0, g0)
+    x1 = _target_gain(pub, rules, base, h, card, face_down_only, 1, g1)
+    x2 = _target_gain(pub, rules, base, h, card, face_down_only, 2, g2)
+    x3 = _target_gain(pub, rules, base, h, card, face_down_only, 3, g0)
+    x4 = _target_gain(pub, rules, base, h, card, face_down_only, 4, g1)
+    x5 = _target_gain(pub, rules, base, h, card, face_down_only, 5, g2)
+    # the first largest gain, found as a tree of pairs (three comparisons deep instead of six in a row): in each
+    # comparison the later positions win only when strictly larger, as in a scan from position 0
+    k01, b01 = _first_max(0, x0, 1, x1)
+    k23, b23 = _first_max(2, x2, 3, x3)
+    k45, b45 = _first_max(4, x4, 5, x5)
+    k03, b03 = _first_max(k01, b01, k23, b23)
+    best_k, best_gain = _first_max(k03, b03, k45, b45)
+    if best_gain <= -1e18:  # no target (face_down_only with every card face up)
+        return -1, -1e18
     return best_k, best_gain
+
+
+@leaf
+def _target_gain(pub, rules, base, h, card, face_down_only, k, old):
+    """Gain of ``card`` at position ``k`` whose column is now worth ``old``; -inf for a face-up ``k`` when only
+    face-down targets count."""
+    if face_down_only and pub[base + k] >= 0:
+        return -np.inf
+    return old - column_estimate(rules, card, pub[base + (k + 3) % 6], h)
+
+
+@leaf
+def _first_max(ka, a, kb, b):
+    """``(kb, b)`` when ``b > a``, else ``(ka, a)``: the earlier of two candidates keeps a tie."""
+    if b > a:
+        return kb, b
+    return ka, a
 
 
 @leaf

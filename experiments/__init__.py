@@ -16,6 +16,13 @@ name           question
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
 every committed result. ``python -m experiments.notebooks`` executes the notebooks in place at full size.
+
+Every experiment but ``benchmarks`` is a list of cells of independent tasks (:mod:`experiments.common`,
+:mod:`golfsim.tasks`) that run together on one executor: a thread pool on this machine, or a Dask cluster with
+``golfsim experiment NAME --dask local:N`` / ``--dask tcp://HOST:PORT`` (``run(..., executor=...)`` from Python).
+Ctrl-C or SIGTERM stops a run: the complete cells are written, marked ``partial`` in ``config.json`` (with every
+cell's games done) and in ``table.md``, no unfinished cell is, ``all`` runs no further experiment, and the command
+exits with status 130.
 """
 
 from __future__ import annotations

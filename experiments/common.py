@@ -8,12 +8,21 @@ Where results go: ``results/<name>/`` under the current directory unless a direc
 already holds a result is replaced only by a run of the same request (experiment, ``games`` and ``seed``), which
 reproduces it; any other run is refused (:func:`check_target`) unless told to overwrite, so a small trial run in a
 checkout cannot silently replace the committed results.
+
+How experiments run: each is a list of *cells* (:class:`Cell`: a player count of the ladder, a tip at a player
+count, a variant, ...), each cell a list of independent tasks (:mod:`golfsim.tasks`) and a reduction of their
+results. :func:`run_cells` submits the tasks of every cell at once to one executor, so every core (or every Dask
+worker) is busy. Ctrl-C stops the run: the cells whose every task finished are kept and reduced, the others are
+dropped (never a result for an unfinished cell), and the output is marked partial (:attr:`ExperimentOutput.partial`,
+``config.json`` ``partial`` and ``cells``, and the first note of ``table.md``).
 """
 
 from __future__ import annotations
 
 import json
 import platform
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +36,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import golfsim  # noqa: E402
+from golfsim.tasks import Task, executor_workers, run_tasks, split_counts  # noqa: E402
+
+#: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
+TASK_GAMES = 5000
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 """The committed results of a source checkout (tests compare them with the code); runs write to
@@ -109,20 +122,121 @@ class ExperimentOutput:
     figures: dict[str, plt.Figure] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
+    #: True when the run was interrupted: only the complete cells are in the table.
+    partial: bool = False
+
     def write(self, directory: Path | str | None = None) -> list[Path]:
-        """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written."""
+        """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written.
+
+        Everything is written to a temporary directory first and moved into place at the end
+        (:func:`golfsim.outdir.write_directory`): an interrupted write leaves the directory as it was.
+        """
+        from golfsim.outdir import write_directory
+
         out = Path(directory) if directory is not None else default_root() / self.name
-        out.mkdir(parents=True, exist_ok=True)
-        written = [out / "table.csv", out / "table.md", out / "config.json"]
-        self.table.to_csv(written[0], index=False)
-        written[1].write_text(markdown_table(self.table, self.notes))
-        written[2].write_text(json.dumps(self.config, indent=2, default=_json_default) + "\n")
-        for stem, fig in self.figures.items():
-            path = out / f"{stem}.png"
-            fig.savefig(path, dpi=120, bbox_inches="tight")
-            plt.close(fig)
-            written.append(path)
-        return written
+
+        def fill(d: Path) -> list[Path]:
+            written = [d / "table.csv", d / "table.md", d / "config.json"]
+            self.table.to_csv(written[0], index=False)
+            written[1].write_text(markdown_table(self.table, self.notes))
+            written[2].write_text(json.dumps(self.config, indent=2, default=_json_default) + "\n")
+            for stem, fig in self.figures.items():
+                path = d / f"{stem}.png"
+                fig.savefig(path, dpi=120, bbox_inches="tight")
+                plt.close(fig)
+                written.append(path)
+            return written
+
+        return write_directory(out, fill)
+
+
+# ---------------------------------------------------------------- cells of tasks
+@dataclass
+class Cell:
+    """One unit of an experiment's result: its tasks and how their results become the cell's value.
+
+    ``reduce`` is called with the tasks' results in task order, only when every task finished.
+    """
+
+    name: str
+    tasks: list[Task]
+    reduce: Callable[[list], object]
+
+    @property
+    def games(self) -> int:
+        return sum(t.count for t in self.tasks)
+
+
+@dataclass
+class CellRun:
+    """The values of the complete cells (by cell index), whether the run was interrupted, and per cell what was
+    done (``cells``: name, complete, games done and planned: the record a partial ``config.json`` keeps)."""
+
+    values: dict[int, object]
+    interrupted: bool
+    cells: list[dict]
+
+    @property
+    def partial(self) -> bool:
+        return self.interrupted and len(self.values) < len(self.cells)
+
+    def kept(self) -> str:
+        """One line saying what was kept."""
+        done = [c["cell"] for c in self.cells if c["complete"]]
+        missing = [c["cell"] for c in self.cells if not c["complete"]]
+        return (f"{len(done)} of {len(self.cells)} cells complete" + (f" ({', '.join(done)})" if done else "")
+                + (f"; not kept: {', '.join(missing)}" if missing else ""))
+
+
+def piece_tasks(make: Callable[[int, int], Task], games: int, units: int, workers: int) -> list[Task]:
+    """Tasks ``make(first_game, count)`` covering ``games`` games in pieces of at most :data:`TASK_GAMES`, cut
+    finer for ``workers`` when an experiment has few seatings (``units``) (:func:`golfsim.tasks.split_counts`)."""
+    return [make(first, count) for first, count in split_counts(games, TASK_GAMES, units, workers)]
+
+
+def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: int | None = None,
+              log: Callable[[str], None] | None = None, label: str = "") -> CellRun:
+    """Run the tasks of every cell at once and reduce each complete cell (see the module docstring).
+
+    ``log`` gets a line when the run starts and when each cell is complete.
+    """
+    owner: list[int] = []
+    tasks: list[Task] = []
+    for c, cell in enumerate(cells):
+        tasks += cell.tasks
+        owner += [c] * len(cell.tasks)
+    remaining = [len(cell.tasks) for cell in cells]
+    done_games = [0] * len(cells)
+    if log:
+        log(f"{label}: {len(cells)} cells, {len(tasks):,} tasks, {sum(c.games for c in cells):,} games on "
+            f"{executor_workers(executor, threads)} workers")
+
+    def progress(i, task):
+        c = owner[i]
+        remaining[c] -= 1
+        done_games[c] += task.count
+        if remaining[c] == 0 and log:
+            log(f"{label}: {cells[c].name} done ({sum(r == 0 for r in remaining)}/{len(cells)} cells)")
+
+    run = run_tasks(tasks, executor, threads=threads, progress=progress)
+    values = {}
+    start = 0
+    for c, cell in enumerate(cells):
+        indices = range(start, start + len(cell.tasks))
+        start += len(cell.tasks)
+        if run.complete(indices):
+            values[c] = cell.reduce([run.results[i] for i in indices])
+    record = [{"cell": cell.name, "complete": c in values, "games_done": done_games[c], "games": cell.games}
+              for c, cell in enumerate(cells)]
+    return CellRun(values, run.interrupted, record)
+
+
+def mark_partial(config: dict, notes: list[str], run: CellRun) -> None:
+    """Record in ``config`` (``partial``, ``cells``) and the first note whether the run was cut short."""
+    config["partial"] = run.partial
+    if run.partial:
+        config["cells"] = run.cells
+        notes.insert(0, f"PARTIAL RESULT: interrupted; {run.kept()}. Only complete cells are in the table.")
 
 
 def markdown_table(table: pd.DataFrame, notes=()) -> str:

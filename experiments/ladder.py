@@ -10,14 +10,17 @@ Run: ``golfsim experiment ladder`` or ``python -m experiments.ladder``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 import pandas as pd
 
-from experiments.common import ExperimentOutput, base_config
+from experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 from experiments.fingerprint import behaviour_fingerprint
 from golfsim.rules import Rules
-from golfsim.tournament import run_tournament
+from golfsim.tasks import executor_workers
+from golfsim.tournament import plan_tournament, reduce_tournament
 
 NAME = "ladder"
 PLAYER_COUNTS = (2, 3, 4)
@@ -43,8 +46,12 @@ def builtin_agents() -> list[str]:
     return sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 
 
+def _reduce(plan, results: list):
+    return reduce_tournament(plan, dict(enumerate(results)))
+
+
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
-        log: Callable[[str], None] | None = None) -> ExperimentOutput:
+        log: Callable[[str], None] | None = None, executor: Executor | None = None) -> ExperimentOutput:
     """Play the ladder and return its table (one row per player count and agent) and figure.
 
     Parameters
@@ -54,18 +61,29 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals (and, derived from it, of the agents).
     threads : int, optional
-        Numba threads (default all); results do not depend on it.
+        Threads of the default executor (default all); results do not depend on it.
     log : callable, optional
-        Called with a line of text before each tournament.
+        Called with a line of text when the run starts and as each player count completes.
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+
+    Returns
+    -------
+    ExperimentOutput
+        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`experiments.common`).
     """
     agents = builtin_agents()
     sizes = {p: (games if games is not None else FULL_DEAL_SETS[p]) for p in PLAYER_COUNTS}
+    workers = executor_workers(executor, threads)
+    plans = {p: plan_tournament(agents, Rules(players=p), sizes[p], seed, confidence=CONFIDENCE,
+                                batch_size=TASK_GAMES, workers=workers) for p in PLAYER_COUNTS}
+    cells = [Cell(f"{p} players", plan.tasks, functools.partial(_reduce, plan)) for p, plan in plans.items()]
+    run_ = run_cells(cells, executor, threads, log, NAME)
     frames, tournaments = [], {}
-    for players in PLAYER_COUNTS:
-        if log:
-            log(f"ladder: {players} players, {sizes[players]:,} deal sets per table")
-        res = run_tournament(agents, Rules(players=players), sizes[players], seed, threads=threads,
-                             confidence=CONFIDENCE)
+    for c, players in enumerate(PLAYER_COUNTS):
+        if c not in run_.values:
+            continue
+        res = run_.values[c]
         st = res.standings.copy()
         st.insert(0, "players", players)
         frames.append(st[COLUMNS])
@@ -75,7 +93,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
             "deal_sets": res.deal_sets, "games_played": res.games_played, "truncated_deals": res.truncated_deals,
             "rating_model": res.rating_model, "command": res.config["command"],
         }
-    table = pd.concat(frames, ignore_index=True)
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, seed=seed,
@@ -95,7 +113,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "went_out_rate: share of the agent's deals in which it went out; out_win_rate: share of those in which it "
         "held the lowest deal score (ties shared); mean_turns: turns per deal, all players.",
     ]
-    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+    mark_partial(config, notes, run_)
+    figures = {"figure": plot(table, config)} if frames else {}
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def plot(table: pd.DataFrame, config: dict):

@@ -16,17 +16,26 @@ Run: ``golfsim experiment players`` or ``python -m experiments.players``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 import pandas as pd
 
-from experiments.common import ExperimentOutput, base_config
+from experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 from experiments.fingerprint import behaviour_fingerprint
 from experiments.ladder import agent_color, builtin_agents
-from experiments.variants import CONFIDENCE, DEAL_COLUMNS, PLOTTED_SELF_PLAY, deal_statistics
+from experiments.variants import (
+    CONFIDENCE,
+    DEAL_COLUMNS,
+    PLOTTED_SELF_PLAY,
+    reduce_deal_statistics,
+    self_play_tasks,
+)
 from experiments.variants import summary as variants_summary
 from golfsim.rules import Rules, auto_decks
-from golfsim.tournament import run_tournament
+from golfsim.tasks import executor_workers
+from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
 
 NAME = "players"
 PLAYER_COUNTS = tuple(range(2, 9))
@@ -39,10 +48,15 @@ GAUNTLET_COLUMNS = ["gauntlet_rank", "vs_anchor", "vs_anchor_low", "vs_anchor_hi
                     "gauntlet_win_rate_low", "gauntlet_win_rate_high"]
 
 
-def gauntlet(agents: list[str], rules: Rules, deal_sets: int, seed: int = 0, threads: int | None = None) -> dict:
-    """Each agent in one seat against ``ANCHOR`` in every other seat: paired difference to the anchor, win rate."""
-    res = run_tournament(agents, rules, deal_sets, seed, threads=threads, schedule="gauntlet", anchor=ANCHOR,
-                         seating="rotations", confidence=CONFIDENCE)
+def gauntlet_plan(agents: list[str], rules: Rules, deal_sets: int, seed: int = 0, workers: int = 1
+                  ) -> TournamentPlan:
+    """The tournament of each agent in one seat against ``ANCHOR`` in every other seat, every seat rotation."""
+    return plan_tournament(agents, rules, deal_sets, seed, schedule="gauntlet", anchor=ANCHOR, seating="rotations",
+                           confidence=CONFIDENCE, batch_size=TASK_GAMES, workers=workers)
+
+
+def gauntlet_rows(agents: list[str], res) -> dict:
+    """Paired difference to the anchor and win rate of every agent, from the gauntlet's result."""
     h2h = res.head_to_head
     st = res.standings.set_index("agent")
     out = {}
@@ -63,8 +77,33 @@ def gauntlet(agents: list[str], rules: Rules, deal_sets: int, seed: int = 0, thr
             "seat_orders": sum(len(t["seat_orders"]) for t in res.config["tables"])}
 
 
+def player_cell(players: int, agents: list[str], n_self: int, n_g: int, seed: int, workers: int) -> Cell:
+    """One player count: the gauntlet's tasks, then every agent's self-play tasks; reduced to its table rows."""
+    rules = Rules(players=players)
+    plan = gauntlet_plan(agents, rules, n_g, seed, workers)
+    self_play = [self_play_tasks(agent, rules, n_self, seed, workers, len(agents)) for agent in agents]
+    tasks = plan.tasks + [t for group in self_play for t in group]
+    return Cell(f"{players} players", tasks,
+                functools.partial(_reduce_players, agents, plan, [len(g) for g in self_play], n_self))
+
+
+def _reduce_players(agents, plan: TournamentPlan, sizes, n_self, results) -> dict:
+    rules = plan.rules
+    g = gauntlet_rows(agents, reduce_tournament(plan, dict(enumerate(results[:len(plan.tasks)]))))
+    rows = []
+    start = len(plan.tasks)
+    for agent, size in zip(agents, sizes, strict=True):
+        row = {"players": rules.players, "decks": rules.decks, "agent": agent}
+        row.update(reduce_deal_statistics(results[start:start + size], n_self, rules.holes))
+        row.update(g["agents"][agent])
+        rows.append(row)
+        start += size
+    meta = {"games_played": g["games_played"], "seat_orders": g["seat_orders"], "decks": rules.decks}
+    return {"rows": rows, "meta": meta}
+
+
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
-        log: Callable[[str], None] | None = None) -> ExperimentOutput:
+        log: Callable[[str], None] | None = None, executor: Executor | None = None) -> ExperimentOutput:
     """Measure every player count; return the table (one row per player count and agent) and the figure.
 
     Parameters
@@ -75,26 +114,29 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals, the same for every cell.
     threads : int, optional
-        Numba threads (default all); results do not depend on it.
+        Threads of the default executor (default all); results do not depend on it.
     log : callable, optional
-        Called with a line of text before each player count.
+        Called with a line of text when the run starts and as each player count completes.
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+
+    Returns
+    -------
+    ExperimentOutput
+        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`experiments.common`).
     """
     agents = builtin_agents()
     n_self = FULL_SELF_PLAY_GAMES if games is None else int(games)
     n_g = FULL_GAUNTLET_DEAL_SETS if games is None else int(games)
+    workers = executor_workers(executor, threads)
+    cells = [player_cell(p, agents, n_self, n_g, seed, workers) for p in PLAYER_COUNTS]
+    run_ = run_cells(cells, executor, threads, log, NAME)
     rows, meta = [], {}
-    for players in PLAYER_COUNTS:
-        rules = Rules(players=players)
-        if log:
-            log(f"players: {players} ({n_self:,} self-play games per agent, {n_g:,} gauntlet deal sets)")
-        g = gauntlet(agents, rules, n_g, seed, threads)
-        meta[players] = {"games_played": g["games_played"], "seat_orders": g["seat_orders"], "decks": rules.decks}
-        for agent in agents:
-            row = {"players": players, "decks": rules.decks, "agent": agent}
-            row.update(deal_statistics(agent, rules, n_self, seed, threads))
-            row.update(g["agents"][agent])
-            rows.append(row)
-    table = pd.DataFrame(rows)[["players", "decks", "agent", *DEAL_COLUMNS, *GAUNTLET_COLUMNS]]
+    for c, players in enumerate(PLAYER_COUNTS):
+        if c in run_.values:
+            rows += run_.values[c]["rows"]
+            meta[players] = run_.values[c]["meta"]
+    table = pd.DataFrame(rows, columns=["players", "decks", "agent", *DEAL_COLUMNS, *GAUNTLET_COLUMNS])
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, anchor=ANCHOR, seed=seed,
@@ -111,7 +153,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "negative = better), gauntlet_rank orders the agents by it.",
         "Intervals: 95% t-intervals over games or deal sets (Wilson over deals for out_lowest).",
     ]
-    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+    mark_partial(config, notes, run_)
+    figures = {"figure": plot(table, config)} if rows else {}
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def plot(table: pd.DataFrame, config: dict):

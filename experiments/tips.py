@@ -21,17 +21,20 @@ Run: ``golfsim experiment tips`` or ``python -m experiments.tips``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
 
-from experiments.common import ExperimentOutput, base_config
+from experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 from experiments.fingerprint import behaviour_fingerprint
 from golfsim import stats
 from golfsim.rules import Rules
-from golfsim.simulate import Table, iter_batches, win_shares
+from golfsim.simulate import win_shares
+from golfsim.tasks import Task, current_plugins, executor_workers
 
 NAME = "tips"
 PLAYER_COUNTS = (2, 4)
@@ -99,10 +102,34 @@ def tip_by_key(key: str) -> Tip:
     raise ValueError(f"no tip {key!r}; tips: {', '.join(t.key for t in TIPS)}")
 
 
-def _totals(agents: list[str], rules: Rules, games: int, seed: int, threads: int | None) -> np.ndarray:
-    """Nine-hole totals ``[games, players]`` of one seating (game ``g`` dealt from ``(seed, g)``)."""
-    table = Table.make(agents, rules)
-    return np.concatenate([b.totals for b in iter_batches(table, games, seed, threads=threads)])
+def seatings(tip: Tip, players: int) -> list[list[str]]:
+    """The runs of one A/B test: every seat off, then for each seat ``s`` seat ``s`` on."""
+    off_agent, on_agent = tip.agent(False), tip.agent(True)
+    runs = [[off_agent] * players]
+    for s in range(players):
+        seating = [off_agent] * players
+        seating[s] = on_agent
+        runs.append(seating)
+    return runs
+
+
+def ab_cell(tip: Tip, players: int, games: int, seed: int = 0, workers: int = 1) -> Cell:
+    """One A/B test as a cell of tasks: the totals of every run of :func:`seatings` on games ``0 .. games - 1``
+    (deals and agents seeded by ``seed``), reduced by :func:`ab_result`."""
+    rules = Rules(players=players)
+    runs = seatings(tip, players)
+    plugins = current_plugins()
+    per_run = [piece_tasks(lambda first, count, seats=seats: Task(rules, tuple(seats), seed, seed, first, count,
+                                                                   "golfsim.tasks:summarise_totals", plugins),
+                           games, len(runs), workers) for seats in runs]
+    pieces = len(per_run[0])
+    tasks = [t for run in per_run for t in run]
+    return Cell(f"({tip.key}) {players} players", tasks, functools.partial(_reduce_ab, tip, players, games, pieces))
+
+
+def _reduce_ab(tip: Tip, players: int, games: int, pieces: int, results: list) -> dict:
+    totals = [np.concatenate(results[r * pieces:(r + 1) * pieces]) for r in range(1 + players)]
+    return ab_result(tip, players, games, totals[0], totals[1:])
 
 
 def verdict(low: float, high: float, changed: float) -> str:
@@ -118,18 +145,13 @@ def verdict(low: float, high: float, changed: float) -> str:
     return "no detectable effect"
 
 
-def ab_test(tip: Tip, players: int, games: int, seed: int = 0, threads: int | None = None) -> dict:
-    """One A/B test: ``tip`` at ``players`` players on ``games`` duplicate deal sets (see the module docstring)."""
-    rules = Rules(players=players)
-    off_agent, on_agent = tip.agent(False), tip.agent(True)
-    off = _totals([off_agent] * players, rules, games, seed, threads)
+def ab_result(tip: Tip, players: int, games: int, off: np.ndarray, on_runs: list[np.ndarray]) -> dict:
+    """The row of one A/B test from the totals ``[games, players]`` of the all-off run and of each seat-on run."""
+    off_agent = tip.agent(False)
     on = np.zeros(games)
     win_on = np.zeros(games)
     changed = np.zeros(games, dtype=bool)
-    for s in range(players):
-        seating = [off_agent] * players
-        seating[s] = on_agent
-        tot = _totals(seating, rules, games, seed, threads)
+    for s, tot in enumerate(on_runs):
         on += tot[:, s]
         win_on += win_shares(tot)[:, s]
         changed |= (tot != off).any(axis=1)
@@ -149,8 +171,18 @@ def ab_test(tip: Tip, players: int, games: int, seed: int = 0, threads: int | No
     }
 
 
+def ab_test(tip: Tip, players: int, games: int, seed: int = 0, threads: int | None = None,
+            executor: Executor | None = None) -> dict:
+    """One A/B test: ``tip`` at ``players`` players on ``games`` duplicate deal sets (see the module docstring)."""
+    done = run_cells([ab_cell(tip, players, games, seed, executor_workers(executor, threads))], executor, threads)
+    if 0 not in done.values:
+        raise KeyboardInterrupt
+    return done.values[0]
+
+
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
-        log: Callable[[str], None] | None = None, tips: tuple[str, ...] | None = None) -> ExperimentOutput:
+        log: Callable[[str], None] | None = None, tips: tuple[str, ...] | None = None,
+        executor: Executor | None = None) -> ExperimentOutput:
     """Test every tip at 2 and 4 players; return the table (one row per tip and player count) and the figure.
 
     Parameters
@@ -160,20 +192,25 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals; the same for every run, so all tips are tested on the same deals.
     threads : int, optional
-        Numba threads (default all); results do not depend on it.
+        Threads of the default executor (default all); results do not depend on it.
     log : callable, optional
-        Called with a line of text before each test.
+        Called with a line of text when the run starts and as each test completes.
     tips : tuple of str, optional
         Keys of the tips to test (default all of ``TIPS``).
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+
+    Returns
+    -------
+    ExperimentOutput
+        After Ctrl-C only the complete tests, and ``partial`` set (see :mod:`experiments.common`).
     """
     n = FULL_GAMES if games is None else int(games)
     chosen = TIPS if tips is None else tuple(tip_by_key(k) for k in tips)
-    rows = []
-    for tip in chosen:
-        for players in PLAYER_COUNTS:
-            if log:
-                log(f"tips: ({tip.key}) {tip.tip}, {players} players, {n:,} deal sets")
-            rows.append(ab_test(tip, players, n, seed, threads))
+    workers = executor_workers(executor, threads)
+    cells = [ab_cell(tip, players, n, seed, workers) for tip in chosen for players in PLAYER_COUNTS]
+    run_ = run_cells(cells, executor, threads, log, NAME)
+    rows = [run_.values[c] for c in range(len(cells)) if c in run_.values]
     table = pd.DataFrame(rows, columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
@@ -197,7 +234,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         f"hurts when the interval excludes 0, negligible when it lies within {NEGLIGIBLE:g} points of 0.",
         *[f"({t.key}) {t.tip}: base {t.base}, {t.param} on={t.on:g} / off={t.off:g}. {t.comment}." for t in chosen],
     ]
-    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+    mark_partial(config, notes, run_)
+    figures = {"figure": plot(table, config)} if rows else {}
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def plot(table: pd.DataFrame, config: dict):

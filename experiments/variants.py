@@ -21,19 +21,30 @@ Run: ``golfsim experiment variants`` or ``python -m experiments.variants``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from experiments.common import ExperimentOutput, base_config
+from experiments.common import (
+    TASK_GAMES,
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    piece_tasks,
+    run_cells,
+)
 from experiments.fingerprint import behaviour_fingerprint
 from experiments.ladder import agent_color, builtin_agents
 from golfsim import stats
-from golfsim.rules import Rules
-from golfsim.simulate import Table, assemble, iter_batches
-from golfsim.tournament import run_tournament
+from golfsim.rules import TRUNCATED, Rules
+from golfsim.tasks import Task, current_plugins, executor_workers
+from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
 
 NAME = "variants"
 PLAYERS = 2
@@ -76,33 +87,66 @@ def variant_rules(option: str, value, players: int = PLAYERS) -> Rules:
     return rules.replace(**{option: value}) if option else rules
 
 
-def deal_statistics(agent: str, rules: Rules, games: int, seed: int = 0, threads: int | None = None) -> dict:
-    """Deal statistics of ``games`` self-play games of ``agent`` in every seat (see the module docstring)."""
-    table = Table.make([agent] * rules.players, rules)
-    holes, players = rules.holes, rules.players
-    per_game = {k: [] for k in ("score", "score_sq", "turns", "first_adv")}
-    outs = out_lowest = truncated = 0.0
-    for batch in iter_batches(table, games, seed, threads=threads):
-        deals = assemble(table, seed, [batch]).deals
-        n = len(deals) // holes
-        scores = deals[[f"score_{p}" for p in range(players)]].to_numpy(np.float64).reshape(n, holes, players)
-        first = deals["first_player"].to_numpy().reshape(n, holes)
-        ender = deals["went_out"].to_numpy().reshape(n, holes)
-        per_game["score"].append(scores.mean(axis=(1, 2)))
-        per_game["score_sq"].append((scores ** 2).mean(axis=(1, 2)))
-        per_game["turns"].append(deals["turns"].to_numpy(np.float64).reshape(n, holes).mean(axis=1))
-        first_score = np.take_along_axis(scores, first[:, :, None], axis=2)[:, :, 0]
-        others = (scores.sum(axis=2) - first_score) / (players - 1)
-        per_game["first_adv"].append((first_score - others).mean(axis=1))
-        went = ender >= 0
-        best = scores.min(axis=2)
-        lowest = scores == best[:, :, None]
-        ender_score = np.take_along_axis(scores, np.where(went, ender, 0)[:, :, None], axis=2)[:, :, 0]
-        share = (ender_score == best) / lowest.sum(axis=2)
-        outs += went.sum()
-        out_lowest += share[went].sum()
-        truncated += deals["truncated"].sum()
-    g = {k: np.concatenate(v) for k, v in per_game.items()}
+#: Games per group whose went-out shares are summed together: the batch size the deal statistics were first
+#: computed with (:data:`golfsim.simulate.DEFAULT_BATCH`), kept so that the committed numbers stay bit for bit.
+SHARE_GROUP = 20_000
+
+
+@dataclass
+class DealSummary:
+    """Per-game deal statistics of self-play games (the result of one task), in game order."""
+
+    score: np.ndarray  # mean deal score of each game (over its holes and seats)
+    score_sq: np.ndarray  # mean squared deal score of each game
+    turns: np.ndarray  # mean turns per deal of each game
+    first_adv: np.ndarray  # mean over the game's deals of the first mover's score minus the others' mean
+    went: np.ndarray  # deals of each game ended by someone going out (int)
+    out_share: np.ndarray  # per deal ended by going out, in order: the share of the lowest score its ender held
+    truncated: np.ndarray  # truncated deals of each game (int)
+
+
+def summarise_deals(batch) -> DealSummary:
+    """:class:`DealSummary` of a :class:`golfsim.simulate.Batch` (a task's summary function)."""
+    scores = batch.hole_scores.astype(np.float64)
+    n, holes, players = scores.shape
+    first = np.tile(np.arange(holes) % players, (n, 1))
+    ender = batch.enders.astype(np.int64)
+    first_score = np.take_along_axis(scores, first[:, :, None], axis=2)[:, :, 0]
+    others = (scores.sum(axis=2) - first_score) / (players - 1)
+    went = ender >= 0
+    best = scores.min(axis=2)
+    lowest = scores == best[:, :, None]
+    ender_score = np.take_along_axis(scores, np.where(went, ender, 0)[:, :, None], axis=2)[:, :, 0]
+    share = (ender_score == best) / lowest.sum(axis=2)
+    return DealSummary(
+        score=scores.mean(axis=(1, 2)), score_sq=(scores ** 2).mean(axis=(1, 2)),
+        turns=batch.turns.astype(np.float64).mean(axis=1), first_adv=(first_score - others).mean(axis=1),
+        went=went.sum(axis=1), out_share=share[went], truncated=(batch.reasons == TRUNCATED).sum(axis=1))
+
+
+def self_play_tasks(agent: str, rules: Rules, games: int, seed: int = 0, workers: int = 1, units: int = 1
+                    ) -> list[Task]:
+    """Tasks of ``games`` self-play games of ``agent`` in every seat (deals and agents seeded by ``seed``)."""
+    plugins = current_plugins()
+    return piece_tasks(lambda first, count: Task(rules, (agent,) * rules.players, seed, seed, first, count,
+                                                 "experiments.variants:summarise_deals", plugins),
+                       games, units, workers)
+
+
+def reduce_deal_statistics(parts: list[DealSummary], games: int, holes: int) -> dict:
+    """The deal statistics (see the module docstring) of the task summaries of games ``0 .. games - 1``."""
+    g = {k: np.concatenate([getattr(p, k) for p in parts]) for k in ("score", "score_sq", "turns", "first_adv")}
+    went = np.concatenate([p.went for p in parts])
+    shares = np.concatenate([p.out_share for p in parts])
+    ends = np.cumsum(went)
+    outs = 0.0
+    out_lowest = 0.0
+    for lo in range(0, games, SHARE_GROUP):
+        hi = min(lo + SHARE_GROUP, games)
+        a = ends[lo - 1] if lo else 0
+        out_lowest += shares[a:ends[hi - 1]].sum()
+        outs += went[lo:hi].sum()
+    truncated = sum(int(p.truncated.sum()) for p in parts)
     m, lo, hi = stats.mean_ci(g["score"], CONFIDENCE)
     # variance about the grand mean, averaged per game: E[x^2] - 2 m E[x] + m^2
     v, vlo, vhi = stats.mean_ci(g["score_sq"] - 2 * m * g["score"] + m * m, CONFIDENCE)
@@ -126,20 +170,57 @@ def deal_statistics(agent: str, rules: Rules, games: int, seed: int = 0, threads
     }
 
 
-def ranking(agents: list[str], rules: Rules, deal_sets: int, seed: int = 0, threads: int | None = None) -> dict:
-    """Round-robin standings of ``agents`` under ``rules``: ``{agent: {rank, mean deal score, win rate, ...}}``."""
-    res = run_tournament(agents, rules, deal_sets, seed, threads=threads, schedule="round-robin",
-                         confidence=CONFIDENCE)
+def deal_statistics(agent: str, rules: Rules, games: int, seed: int = 0, threads: int | None = None,
+                    executor: Executor | None = None) -> dict:
+    """Deal statistics of ``games`` self-play games of ``agent`` in every seat (see the module docstring)."""
+    tasks = self_play_tasks(agent, rules, games, seed, executor_workers(executor, threads))
+    cell = Cell(agent, tasks, functools.partial(reduce_deal_statistics, games=games, holes=rules.holes))
+    done = run_cells([cell], executor, threads)
+    if 0 not in done.values:
+        raise KeyboardInterrupt
+    return done.values[0]
+
+
+def ranking_row(standings: pd.DataFrame) -> dict:
+    """``{agent: {rank, mean deal score, win rate, ...}}`` from round-robin standings."""
     out = {}
-    for r in res.standings.itertuples():
+    for r in standings.itertuples():
         out[r.agent] = {
             "rr_rank": int(r.rank), "rr_mean_deal_score": r.mean_hole_score,
             "rr_mean_deal_score_low": r.mean_hole_score_low, "rr_mean_deal_score_high": r.mean_hole_score_high,
             "rr_win_rate": r.win_rate, "rr_win_rate_low": r.win_rate_low, "rr_win_rate_high": r.win_rate_high,
             "rr_rating": r.rating,
         }
-    return {"standings": out, "games_played": res.games_played, "schedule": res.config["schedule"],
+    return out
+
+
+def variant_cell(label: str, option: str, value, agents: list[str], n_self: int, n_rr: int, seed: int,
+                 workers: int) -> Cell:
+    """One variant: the round robin's tasks, then every agent's self-play tasks; reduced to its table rows."""
+    rules = variant_rules(option, value)
+    plan = plan_tournament(agents, rules, n_rr, seed, schedule="round-robin", confidence=CONFIDENCE,
+                           batch_size=TASK_GAMES, workers=workers)
+    self_play = [self_play_tasks(agent, rules, n_self, seed, workers, len(agents)) for agent in agents]
+    tasks = plan.tasks + [t for group in self_play for t in group]
+    return Cell(label, tasks, functools.partial(_reduce_variant, label, option, value, agents, plan,
+                                                [len(g) for g in self_play], n_self))
+
+
+def _reduce_variant(label, option, value, agents, plan: TournamentPlan, sizes, n_self, results) -> dict:
+    res = reduce_tournament(plan, dict(enumerate(results[:len(plan.tasks)])))
+    standings = ranking_row(res.standings)
+    rows = []
+    start = len(plan.tasks)
+    for agent, size in zip(agents, sizes, strict=True):
+        row = {"variant": label, "option": option or "-", "value": str(value) if option else "-",
+               "agent": agent, "players": plan.rules.players}
+        row.update(reduce_deal_statistics(results[start:start + size], n_self, plan.rules.holes))
+        row.update(standings[agent])
+        rows.append(row)
+        start += size
+    meta = {"games_played": res.games_played, "schedule": res.config["schedule"],
             "seat_orders": sum(len(t["seat_orders"]) for t in res.config["tables"])}
+    return {"rows": rows, "meta": meta}
 
 
 def with_rank_change(table: pd.DataFrame, reference_column: str, reference_value) -> pd.DataFrame:
@@ -167,7 +248,7 @@ def unchanged_play(table: pd.DataFrame) -> list[str]:
 
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
-        log: Callable[[str], None] | None = None) -> ExperimentOutput:
+        log: Callable[[str], None] | None = None, executor: Executor | None = None) -> ExperimentOutput:
     """Measure every variant; return the table (one row per variant and agent) and two figures.
 
     Parameters
@@ -178,28 +259,41 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals, the same for every variant and agent.
     threads : int, optional
-        Numba threads (default all); results do not depend on it.
+        Threads of the default executor (default all); results do not depend on it.
     log : callable, optional
-        Called with a line of text before each variant.
+        Called with a line of text when the run starts and as each variant completes.
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+
+    Returns
+    -------
+    ExperimentOutput
+        After Ctrl-C only the complete variants (never one with a part of its games), and ``partial`` set.
     """
     agents = builtin_agents()
     n_self = FULL_SELF_PLAY_GAMES if games is None else int(games)
     n_rr = FULL_ROUND_ROBIN_DEAL_SETS if games is None else int(games)
+    workers = executor_workers(executor, threads)
+    cells = [variant_cell(label, option, value, agents, n_self, n_rr, seed, workers)
+             for label, option, value in VARIANTS]
+    run_ = run_cells(cells, executor, threads, log, NAME)
     rows, rr_meta = [], {}
-    for label, option, value in VARIANTS:
-        rules = variant_rules(option, value)
-        if log:
-            log(f"variants: {label} ({n_self:,} self-play games per agent, {n_rr:,} round-robin deal sets)")
-        rank = ranking(agents, rules, n_rr, seed, threads)
-        rr_meta[label] = {k: rank[k] for k in ("games_played", "schedule", "seat_orders")}
-        for agent in agents:
-            row = {"variant": label, "option": option or "-", "value": str(value) if option else "-",
-                   "agent": agent, "players": rules.players}
-            row.update(deal_statistics(agent, rules, n_self, seed, threads))
-            row.update(rank["standings"][agent])
-            rows.append(row)
+    for c, (label, _, _) in enumerate(VARIANTS):
+        if c in run_.values:
+            rows += run_.values[c]["rows"]
+            rr_meta[label] = run_.values[c]["meta"]
+    if not rows:
+        config = base_config(NAME, games=games, seed=seed)
+        notes: list[str] = []
+        mark_partial(config, notes, run_)
+        return ExperimentOutput(NAME, pd.DataFrame(columns=["variant", "option", "value", "agent", "players",
+                                                            *DEAL_COLUMNS, *RANK_COLUMNS]),
+                                config, {}, notes, partial=run_.partial)
     table = pd.DataFrame(rows)
-    table = with_rank_change(table, "variant", "default")
+    if "default" in rr_meta:
+        table = with_rank_change(table, "variant", "default")
+    else:  # interrupted before the default game's cell was complete: no reference ranks
+        table["rr_rank_change"] = np.nan
     table = table[["variant", "option", "value", "agent", "players", *DEAL_COLUMNS, *RANK_COLUMNS]]
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
@@ -223,8 +317,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "Intervals: 95% t-intervals over games (Wilson over deals for out_lowest).",
         *unchanged_play(table),
     ]
+    mark_partial(config, notes, run_)
     figures = {"figure": plot(table, config), "ranking": plot_ranking(table, config)}
-    return ExperimentOutput(NAME, table, config, figures, notes)
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def _dot_panel(ax, table, rows_key, order, column, agents, xlabel, scale=1.0):

@@ -2,4 +2,5 @@
 
 from golfsim.cli import main
 
-main()
+if __name__ == "__main__":  # not when a worker process (multiprocessing spawn, Dask) imports this module again
+    main()

@@ -6,6 +6,7 @@ keep stdout clean: progress and messages go to stderr.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -44,7 +45,9 @@ class ScoreFormat(StrEnum):
 
 def fail(message: str) -> None:
     """Print one clear line to stderr and exit with status 2."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -81,6 +84,33 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
             pass
     except OSError as e:
         raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
+
+
+def sigterm_as_ctrl_c() -> None:
+    """Let SIGTERM stop a run the way Ctrl-C does (a ``KeyboardInterrupt``: keep what is complete, exit 130)."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+@contextlib.contextmanager
+def executor_for(dask: str | None):
+    """The executor of ``--dask`` (None: the default thread pool); a missing Dask is one line and exit 2."""
+    if dask is None:
+        yield None
+        return
+    from golfsim.tasks import dask_executor
+
+    with dask_executor(dask) as executor:
+        yield executor
+
+
+DaskOption = Annotated[str | None, typer.Option(
+    "--dask", help="Run the tasks on Dask: local (a LocalCluster, one worker process per core), local:N (N worker "
+                   "processes) or a running scheduler's address tcp://HOST:PORT. Needs golfsim[dask].")]
 
 
 # ---------------------------------------------------------------- shared rule flags
@@ -201,6 +231,9 @@ def bench(
     four_of_a_kind_bonus: FourBonus = 0,
     holes: Holes = 9,
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    vs_c: Annotated[Path | None, typer.Option(
+        "--vs-c", help="A build of the tight C loop (golf_limit.c): run it before each timed run on the same deals "
+                       "and report our speed as a share of its, measured in the same run.")] = None,
 ):
     """Measure deals (or games) per second and compile time of the batch simulator."""
     from golfsim.bench import run_benchmark
@@ -218,7 +251,7 @@ def bench(
             err.print(f"warming up and timing {repeats} runs...", highlight=False)
 
     result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed,
-                           on_start=announce)
+                           on_start=announce, vs_c=vs_c)
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return
@@ -231,9 +264,14 @@ def bench(
     for key in ("deals", "threads", "repeats"):
         table.add_row(key, f"{result[key]:,}")
     table.add_row("runs (s)", ", ".join(f"{s:.3f}" for s in result["seconds"]))
-    table.add_row("compile or cache load (s)", f"{result['compile_seconds']:.2f}")
+    table.add_row("compile or cache load (s)", f"{result['compile_seconds']:.2f} "
+                  f"({result['compile_cpu_seconds']:.2f} s of processor time)")
     table.add_row("peak memory (MiB)", f"{result['peak_rss_mb']:.0f}")
     table.add_row("threading layer", result["threading_layer"])
+    if "c_ratio" in result:
+        table.add_row("C loop deals per second (median)", f"{result['c_deals_per_second']:,.0f}")
+        table.add_row("golfsim / C loop (same run)", f"{result['c_ratio']:.3f}")
+    table.add_row("load average (1 min)", f"{result['load_average']:.2f}")
     out.print(table)
 
 
@@ -281,6 +319,7 @@ def tournament(
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", help="Also write every decision and deal end to this Parquet file (see 'golfsim replay').")] = None,
+    dask: DaskOption = None,
 ):
     """Play a duplicate-deal tournament: rotated seats, identical cards, standings with intervals and ratings.
 
@@ -295,9 +334,17 @@ def tournament(
                        twos_pair, four_of_a_kind_bonus, holes, turn_cap)
     if out_dir is not None:
         check_out_dir(out_dir)
-    result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
-                            seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
-                            progress=not quiet, log=log)
+    if dask is not None and log is not None:
+        raise ValueError("--log plays the games in this process; drop --dask (or --log)")
+    sigterm_as_ctrl_c()
+    try:
+        with executor_for(dask) as executor:
+            result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
+                                    seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
+                                    progress=not quiet, log=log, executor=executor)
+    except KeyboardInterrupt:
+        err.print("[bold yellow]interrupted[/] before any deal set was complete; nothing kept", highlight=False)
+        raise typer.Exit(130) from None
     if log is not None:
         err.print(f"wrote the decision log {log}", highlight=False)
     if result.partial:
@@ -317,8 +364,13 @@ def tournament(
         # A pipe or file gets wide lines; a terminal keeps its own width.
         report.print_report(result, out if out.is_terminal else Console(width=120))
     if out_dir is not None:
-        written = result.write(out_dir)
-        err.print(f"wrote {len(written)} files to {out_dir}", highlight=False)
+        try:
+            written = result.write(out_dir)
+        except KeyboardInterrupt:
+            err.print(f"[bold yellow]interrupted[/] while writing; {out_dir} was left as it was", highlight=False)
+            raise typer.Exit(130) from None
+        err.print(f"wrote {len(written)} files to {out_dir}" + (" (marked partial)" if result.partial else ""),
+                  highlight=False)
     if result.partial:
         raise typer.Exit(130)
 
@@ -339,6 +391,7 @@ def experiment(
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace OUT/NAME even when it holds a result of another size or seed.")] = False,
+    dask: DaskOption = None,
 ):
     """Run an experiment and write table.csv, table.md, figure PNGs and config.json to ./results/NAME/.
 
@@ -347,9 +400,6 @@ def experiment(
     reproduces it; another size or seed is refused before the run unless --overwrite, so a trial run with
     --games cannot silently replace the committed results.
     """
-    import inspect
-    import time
-
     import experiments
     from experiments.common import check_target, default_root, request
 
@@ -362,32 +412,78 @@ def experiment(
     check_out_dir(root)
     for module in modules:
         check_target(root / module.NAME, request(module.NAME, games, seed), overwrite)
-    for module in modules:
-        accepted = inspect.signature(module.run).parameters
-        kwargs = {"seed": seed}
-        if games is not None:
-            kwargs["games"] = games
-        if "threads" in accepted:
-            kwargs["threads"] = threads
-        elif threads is not None:
-            err.print(f"{module.NAME}: --threads is ignored (the experiment sets its own thread counts)",
-                      highlight=False)
-        if "log" in accepted:
-            kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
-        start = time.perf_counter()
+    sigterm_as_ctrl_c()
+    try:
+        with executor_for(dask) as executor:
+            for module in modules:
+                if not _run_experiment(module, root, games, seed, threads, executor, dask):
+                    skipped = chosen[chosen.index(module.NAME) + 1:]
+                    if skipped:
+                        err.print(f"not run: {', '.join(skipped)}", highlight=False)
+                    raise typer.Exit(130)
+    except KeyboardInterrupt:  # while a Dask cluster started or stopped
+        err.print("[bold yellow]interrupted[/]", highlight=False)
+        raise typer.Exit(130) from None
+
+
+def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
+    """Run one experiment, write it and print its short table; False when it was interrupted (what was kept is
+    written, marked partial, and said in one line)."""
+    import inspect
+    import time
+
+    accepted = inspect.signature(module.run).parameters
+    kwargs = {"seed": seed}
+    if games is not None:
+        kwargs["games"] = games
+    if "threads" in accepted:
+        kwargs["threads"] = threads
+    elif threads is not None:
+        err.print(f"{module.NAME}: --threads is ignored (the experiment sets its own thread counts)",
+                  highlight=False)
+    if "executor" in accepted:
+        kwargs["executor"] = executor
+    elif dask is not None:
+        err.print(f"{module.NAME}: --dask is ignored (the experiment measures this machine)", highlight=False)
+    if "log" in accepted:
+        kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
+    start = time.perf_counter()
+    target = root / module.NAME
+    try:
         output = module.run(**kwargs)
-        written = output.write(root / module.NAME)
-        seconds = time.perf_counter() - start
-        short = module.summary(output.table) if hasattr(module, "summary") else output.table.head(12)
-        table = RichTable(title=f"{module.NAME} ({seconds:,.0f} s)", title_justify="left")
-        for col in short.columns:
-            table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
-        for row in short.itertuples(index=False):
-            table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
-        console = out if out.is_terminal else Console(width=160)
-        console.print(table)
-        console.print(f"wrote {root / module.NAME}: {', '.join(p.name for p in written)}", highlight=False,
+    except KeyboardInterrupt:
+        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+                  highlight=False)
+        return False
+    partial = getattr(output, "partial", False)
+    if partial and len(output.table) == 0:
+        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+                  highlight=False)
+        return False
+    try:
+        written = output.write(target)
+    except KeyboardInterrupt:
+        err.print(f"[bold yellow]interrupted[/] while writing {target}; it was left as it was", highlight=False)
+        return False
+    seconds = time.perf_counter() - start
+    short = module.summary(output.table) if hasattr(module, "summary") else output.table.head(12)
+    table = RichTable(title=f"{module.NAME} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
+                      title_justify="left")
+    for col in short.columns:
+        table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
+    for row in short.itertuples(index=False):
+        table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
+    console = out if out.is_terminal else Console(width=160)
+    console.print(table)
+    console.print(f"wrote {target}: {', '.join(p.name for p in written)}", highlight=False, soft_wrap=True)
+    if partial:
+        cells = output.config.get("cells", [])
+        done = [c["cell"] for c in cells if c["complete"]]
+        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: kept {len(done)} of {len(cells)} complete cells "
+                  f"({', '.join(done)}) in {target}, marked partial in config.json and table.md", highlight=False,
                   soft_wrap=True)
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- tune

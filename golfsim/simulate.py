@@ -17,9 +17,9 @@ import pandas as pd
 from numba import njit
 
 from agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
-from agents.dispatch import AgentFunctions, decide, pointer_function
+from agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
 from golfsim.engine import apply_action, deal_scores, deal_shuffled, is_legal
-from golfsim.errors import IllegalActionError
+from golfsim.errors import check_agent_errors
 from golfsim.jit import leaf
 from golfsim.kernel_spec import (
     CURRENT,
@@ -28,29 +28,36 @@ from golfsim.kernel_spec import (
     ENDER,
     HID_DTYPE,
     PHASE,
-    PHASE_NAMES,
     PUB_DTYPE,
     R_HID_SIZE,
     R_HOLES,
     R_PLAYERS,
     R_PUB_SIZE,
+    RULES_SIZE,
     TRUNCATED,
     TURN,
-    action_name,
 )
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import Rules
-from golfsim.worlds import fill_sight, sight_size
+from golfsim.worlds import fill_sight, sight_size, stack_like
 
 DEFAULT_BATCH = 20_000
 SLICES_PER_THREAD = 4
 MIN_SLICE = 500
 
 
+ANY_AGENTS = -1
+"""``play_game``'s ``every_seat`` for a table of any agents: each seat's decision goes through ``decide``."""
+
+
 @leaf
 def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight):
+              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight, every_seat):
     """Play every hole of game ``game``, writing one row of each output array.
+
+    ``every_seat`` is ``ANY_AGENTS``, or the id of the inlined built-in that plays every seat (no seat sees the
+    hidden state). The kernels pass it as a constant: this function is inlined into each, so for a built-in
+    self-play kernel LLVM folds the dispatch away and optimises the game loop around that one agent.
 
     A seat with ``sees[p]`` (an agent registered ``sees_hidden``) is given ``sight`` as its ``pub``: the public
     state followed by the true hidden state (:func:`golfsim.worlds.fill_sight`).
@@ -67,10 +74,13 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])  # agents are compiled for an int64 seat: no second specialisation
             view = pub
-            if sees[p]:
-                fill_sight(sight, pub, hid, rules, deal_rng)
-                view = sight
-            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
+            agent = every_seat
+            if every_seat == ANY_AGENTS:
+                agent = agent_ids[p]
+                if sees[p]:
+                    fill_sight(sight, pub, hid, rules, deal_rng)
+                    view = sight
+            a = decide(agent, agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 error[0] = h + 1
                 error[1] = p
@@ -87,22 +97,70 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
         reasons[h] = pub[END_REASON]
 
 
+# Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game
+# state cannot change them, and keeps the offsets and options it needs in registers instead of reading them again
+# after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function:
+# every function between a kernel and the game loop is compiled and optimised with the whole loop once more
+# (4 to 5 s of processor time for the first run of all built-ins).
 @njit(cache=True, _nrt=False, nogil=True)
-def play_games(rules, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
                sight):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
 
-    ``sees`` flags the seats given the true state; ``pub .. sight`` are work arrays (:func:`work_arrays`), one set
-    per thread. The kernel releases the GIL, so :func:`iter_batches` runs slices of a batch on several Python
-    threads at once. It is compiled like
+    ``rules_in`` is the packed rules (``Rules.pack()``); ``sees`` flags the seats given the true state;
+    ``pub .. sight`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
+    :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
     :data:`golfsim.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
     and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
     """
+    rules = stack_like(rules_in, RULES_SIZE)
+    for j in range(RULES_SIZE):
+        rules[j] = rules_in[j]
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
-                  sees, sight)
+                  sees, sight, ANY_AGENTS)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+                      hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
+                      scores, sight):
+    """:func:`play_games` for a table where greedy plays every seat (each seat keeps its own parameters)."""
+    rules = stack_like(rules_in, RULES_SIZE)
+    for j in range(RULES_SIZE):
+        rules[j] = rules_in[j]
+    for i in range(lo, hi):
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
+                  sees, sight, GREEDY_ID)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
+                      hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
+                      scores, sight):
+    """:func:`play_games` for a table where random plays every seat."""
+    rules = stack_like(rules_in, RULES_SIZE)
+    for j in range(RULES_SIZE):
+        rules[j] = rules_in[j]
+    for i in range(lo, hi):
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                  deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
+                  sees, sight, RANDOM_ID)
+
+
+_SELF_PLAY_KERNELS = {GREEDY_ID: play_games_greedy, RANDOM_ID: play_games_random}
+
+
+def kernel_for(agent_ids: np.ndarray, sees: np.ndarray):
+    """The kernel for a table: a built-in self-play kernel when one inlined built-in plays every seat (compiled
+    only when first used), else the general :func:`play_games`. Every kernel gives the same results."""
+    first = int(agent_ids[0])
+    if not sees.any() and (agent_ids == first).all() and first in _SELF_PLAY_KERNELS:
+        return _SELF_PLAY_KERNELS[first]
+    return play_games
 
 
 def _padded_zeros(n: int, dtype) -> np.ndarray:
@@ -231,6 +289,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     pool = ThreadPoolExecutor(nthreads, thread_name_prefix="golfsim") if nthreads > 1 else None
     # one set of work arrays per slice that can run at once; batches run one after another and reuse them
     work = [work_arrays(rules) for _ in range(SLICES_PER_THREAD * nthreads if pool else 1)]
+    kernel = kernel_for(ids, sees)
     try:
         done = 0
         while done < games:
@@ -245,24 +304,17 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
             head = (rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), start)
             outputs = (hole_scores, turns, enders, reasons, errors, sees)
             if pool is None:
-                play_games(*head, 0, n, *outputs, *work[0])
+                kernel(*head, 0, n, *outputs, *work[0])
             else:
                 # a few slices per thread, so that threads finish together, but each at least MIN_SLICE games:
                 # handing a slice out takes the GIL (measured: 32 slices per thread scaled 1.85x, 4 scaled 1.95x)
                 pieces = max(1, min(SLICES_PER_THREAD * nthreads, n // MIN_SLICE))
                 cuts = np.linspace(0, n, pieces + 1).astype(np.int64)
-                slices = [pool.submit(play_games, *head, int(lo), int(hi), *outputs, *work[j])
+                slices = [pool.submit(kernel, *head, int(lo), int(hi), *outputs, *work[j])
                           for j, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True))]
                 for piece in slices:
                     piece.result()
-            bad = np.flatnonzero(errors[:, 0])
-            if bad.size:
-                i = int(bad[0])
-                hole, seat, action, phase = (int(x) for x in errors[i])
-                raise IllegalActionError(
-                    f"agent {table.agents[seat].label!r} (seat {seat}) returned the illegal action {action} "
-                    f"({action_name(action)}) in the {PHASE_NAMES[phase]} phase of game {start + i}, hole {hole - 1}"
-                )
+            check_agent_errors(errors, [a.label for a in table.agents], start)
             done += n
             yield Batch(start, hole_scores, turns, enders, reasons)
     finally:

@@ -119,6 +119,52 @@ def test_bench_games_reports_games_per_second():
     assert doc["games"] == 200 and doc["deals"] == 1800 and doc["games_per_second"] > 0
 
 
+FAKE_C_LOOP = """#!{python}
+import sys
+with open({log!r}, "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\\n")
+print("rep 0: 0.001 s  2000 deals/s")
+print("median deals/s: 2000  (min 2000, max 2000)")
+"""
+
+
+def test_bench_vs_c_runs_the_c_loop_before_each_timed_run_and_reports_the_ratio(tmp_path):
+    # a stand-in for golf_limit that logs how it was called and always reports 2000 deals/s
+    log = tmp_path / "calls.txt"
+    fake = tmp_path / "golf_limit"
+    fake.write_text(FAKE_C_LOOP.format(python=sys.executable, log=str(log)))
+    fake.chmod(0o755)
+    result = runner.invoke(app, ["bench", "--agents", "greedy,greedy", "--deals", "3000", "--threads", "1",
+                                 "--repeats", "3", "--vs-c", str(fake), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert log.read_text().splitlines() == ["greedy 3000 1 full 1"] * 3
+    assert doc["c_deals_per_second"] == pytest.approx(2000)
+    assert doc["c_ratio"] == pytest.approx(doc["deals_per_second"] / 2000)
+    assert doc["load_average"] >= 0 and doc["compile_cpu_seconds"] >= 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "greedy,random"], "the C loop plays greedy,greedy or random,random"),
+    (["--agents", "greedy:take_gain=1,greedy"], "the C loop plays greedy,greedy or random,random"),
+    (["--agents", "random,random", "--jokers", "minus2"], "default rules and --threads 1"),
+])
+def test_bench_vs_c_refuses_a_workload_the_c_loop_does_not_play(tmp_path, args, message):
+    fake = tmp_path / "golf_limit"
+    fake.write_text(FAKE_C_LOOP.format(python=sys.executable, log=str(tmp_path / "calls.txt")))
+    fake.chmod(0o755)
+    result = runner.invoke(app, ["bench", "--deals", "100", "--threads", "1", *args, "--vs-c", str(fake)])
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "calls.txt").exists()
+
+
+def test_bench_vs_c_names_a_missing_binary(tmp_path):
+    result = runner.invoke(app, ["bench", "--agents", "greedy,greedy", "--deals", "100", "--threads", "1",
+                                 "--vs-c", str(tmp_path / "golf_limit")])
+    assert result.exit_code == 2 and "is not an executable file" in result.stderr
+
+
 def listed_agents(text: str) -> dict[str, tuple[str, dict[str, float]]]:
     """``golfsim agents``' table as {agent: (kind, {parameter: default})}; a row's cells may continue on the lines
     below it, with the agent cell empty."""

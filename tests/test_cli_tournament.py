@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-import golfsim.tournament as tournament
+import golfsim.simulate as simulate
 from golfsim.cli import app
 
 runner = CliRunner()
@@ -140,7 +142,7 @@ def test_bad_input_is_one_clear_line_and_exit_status_2(args, message):
 
 
 def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
-    real = tournament.iter_batches
+    real = simulate.iter_batches
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -149,10 +151,10 @@ def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tournament, "iter_batches", interrupted)
+    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
     out = tmp_path / "partial"
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
-                                 "--holes", "1", "--out", str(out)])
+                                 "--threads", "1", "--holes", "1", "--out", str(out)])
     assert result.exit_code == 130, result.output
     assert "PARTIAL RESULT: interrupted after 10 of 100 deal sets (20 games)" in result.stdout
     assert "interrupted" in result.stderr
@@ -162,7 +164,7 @@ def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
 
 
 def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
-    real = tournament.iter_batches
+    real = simulate.iter_batches
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -171,9 +173,57 @@ def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tournament, "iter_batches", interrupted)
+    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
-                                 "--holes", "1", "--format", "json"])
+                                 "--threads", "1", "--holes", "1", "--format", "json"])
     assert result.exit_code == 130
     doc = json.loads(result.stdout)
     assert doc["summary"]["partial"] is True and doc["summary"]["deal_sets_completed"] == 10
+
+
+@pytest.mark.slow  # four golfsim processes: about 60 s here
+@pytest.mark.parametrize("args", [
+    # rotations at three seats (the command line's default there is permutations), another confidence, parameters
+    ["--agents", "pair-builder:keep_threshold=8,lone_two=1,greedy,random", "--players", "3", "--seating",
+     "rotations", "--confidence", "0.9", "--jokers", "minus2", "--holes", "2", "--games", "30", "--seed", "4"],
+    # a gauntlet of a repeated agent at four seats, every rule flag away from its default
+    ["--agents", "greedy,greedy,random", "--players", "4", "--schedule", "gauntlet", "--anchor", "greedy#2",
+     "--decks", "2", "--opening-flips", "same-column", "--reveal-instead-of-draw", "--discard-and-flip", "must",
+     "--end", "one-last-turn", "--twos-pair", "keep-negative", "--four-of-a-kind-bonus", "-10", "--turn-cap", "300",
+     "--holes", "1", "--games", "12", "--seed", "9", "--confidence", "0.99"],
+])
+def test_running_the_recorded_command_reproduces_the_result(args):
+    def golfsim(argv):
+        done = subprocess.run([sys.executable, "-m", "golfsim", *argv, "--format", "json", "--quiet"],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    first = golfsim(["tournament", *args])
+    command = shlex.split(first["config"]["command"])
+    assert command[:2] == ["golfsim", "tournament"]
+    again = golfsim(command[1:])
+    assert again["config"]["command"] == first["config"]["command"]
+    for key in ("standings", "head_to_head", "ratings"):
+        assert again[key] == first[key]
+    assert {k: v for k, v in again["config"].items() if k != "python"} == \
+        {k: v for k, v in first["config"].items() if k != "python"}
+
+
+def test_dask_missing_is_one_line_saying_how_to_install_it_and_exit_2():
+    # the interpreter is told that distributed cannot be imported, as on an install without the 'dask' extra
+    script = ("import sys; sys.modules['distributed'] = None; from golfsim.cli import main; "
+              "sys.argv = ['golfsim', *sys.argv[1:]]; main()")
+    done = subprocess.run([sys.executable, "-c", script, "tournament", "--agents", "greedy,random", "--games", "5",
+                           "--dask", "local:2"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'golfsim[dask]'" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--dask", "somewhere"], "--dask takes local, local:N or a scheduler address"),
+])
+def test_a_bad_dask_spec_is_refused_before_the_run(args, message):
+    result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "1000000000", *args])
+    assert result.exit_code == 2 and message in result.stderr

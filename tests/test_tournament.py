@@ -120,24 +120,18 @@ def test_auto_seating_plays_every_seat_order_at_three_and_four_seats():
     assert len(two.config["tables"][0]["seat_orders"]) == 2
 
 
-def test_every_seat_order_replays_the_same_deal_coordinates(monkeypatch):
-    calls = []
-    real = tournament.iter_batches
-
-    def spy(table, games, seed, **kw):
-        calls.append((tuple(a.label for a in table.agents), seed, kw["first_game"], games, kw["agent_seed"]))
-        return real(table, games, seed, **kw)
-
-    monkeypatch.setattr(tournament, "iter_batches", spy)
-    res = run_tournament("greedy,random,ev", Rules(players=3, holes=2), games=250, seed=5, batch_size=100,
-                         seating="rotations")
-    assert len(calls) == 3 * 3  # 3 blocks x 3 rotations of one table
+def test_every_seat_order_replays_the_same_deal_coordinates():
+    plan = tournament.plan_tournament("greedy,random,ev", Rules(players=3, holes=2), games=250, seed=5,
+                                      batch_size=100, seating="rotations")
+    assert len(plan.tasks) == 3 * 3  # 3 pieces x 3 rotations of one table
     by_order: dict = {}
-    for seats, seed, first, n, agent_seed in calls:
-        by_order.setdefault(seats, []).append((seed, first, n))
-        assert agent_seed in res.config["tables"][0]["agent_seeds"]
+    for task in plan.tasks:
+        by_order.setdefault(task.seats, []).append((task.seed, task.first_game, task.count))
+        assert task.agent_seed in [rotation_agent_seed(5, 0, r) for r in range(3)]
     assert len(by_order) == 3
     assert all(v == [(5, 0, 100), (5, 100, 100), (5, 200, 50)] for v in by_order.values())
+    res = run_tournament("greedy,random,ev", Rules(players=3, holes=2), games=250, seed=5, batch_size=100,
+                         seating="rotations")
     games = res.games
     per_rotation = games.groupby("rotation")["game"].apply(lambda g: sorted(set(g)))
     assert all(v == list(range(250)) for v in per_rotation)
@@ -342,7 +336,7 @@ def interrupt_after(calls: int):
 def test_interrupt_keeps_the_complete_deal_sets(tmp_path):
     # One block = 100 deal sets at each of the 2 rotations: stop after the first block plus one more call.
     progress, seen = interrupt_after(3)
-    res = run_tournament("greedy,random", SHORT, games=1000, seed=3, batch_size=100, progress=progress)
+    res = run_tournament("greedy,random", SHORT, games=1000, seed=3, batch_size=100, progress=progress, threads=1)
     assert seen == [(100, 2000), (200, 2000), (300, 2000)]
     assert res.partial and res.deal_sets == 100 and res.games_played == 200
     assert sorted(set(res.games["game"])) == list(range(100))

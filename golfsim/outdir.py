@@ -1,0 +1,64 @@
+"""Writing a result directory all at once: a Ctrl-C while writing leaves no half-written directory.
+
+Files are written into a hidden temporary directory next to the target; only when all of them are written are they
+moved into place (a rename of the whole directory when the target does not exist, else one atomic rename per
+file), with Ctrl-C and SIGTERM held back during those renames.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def held_signals() -> Iterator[None]:
+    """Hold back SIGINT and SIGTERM inside the block; one that arrived is handled as usual right after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {s: signal.signal(s, lambda sig, frame: arrived.append(sig)) for s in HELD_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        if arrived:
+            signal.raise_signal(arrived[0])
+
+
+def write_directory(target: Path | str, fill: Callable[[Path], list[Path]]) -> list[Path]:
+    """Call ``fill(directory)`` on a temporary directory, then move what it wrote into ``target``.
+
+    Files already in ``target`` that ``fill`` did not write are left alone. If ``fill`` fails or is interrupted,
+    the temporary directory is removed and ``target`` is untouched.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The paths ``fill`` returned, moved under ``target``.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".writing", dir=target.parent))
+    try:
+        written = fill(staging)
+        with held_signals():
+            if not target.exists():
+                os.rename(staging, target)
+            else:
+                for path in staging.iterdir():
+                    os.replace(path, target / path.name)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return [target / Path(p).relative_to(staging) for p in written]

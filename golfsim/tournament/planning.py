@@ -1,0 +1,335 @@
+"""Planning a tournament: which agents sit together, in which seat orders, with which seeds, cut into tasks.
+
+A plan (:func:`plan_tournament`) is pure data: the pool's labels, the tables and seat orders, and the
+:class:`golfsim.tasks.Task` list that plays them; :mod:`golfsim.tournament.running` runs and reduces it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import AgentChoice, parse_agent, split_agents
+from golfsim import stats
+from golfsim.rng import check_seed
+from golfsim.rules import Rules
+from golfsim.simulate import Table
+from golfsim.tasks import Task, current_plugins, split_counts
+
+#: Deal sets per block: each simulator call plays one block at one table in one rotation.
+DEFAULT_BATCH = 2000
+
+#: Accepted values of ``schedule``.
+SCHEDULES = ("auto", "table", "round-robin", "gauntlet")
+
+#: Accepted values of ``seating``.
+SEATINGS = ("auto", "rotations", "permutations")
+MAX_AUTO_PERMUTATION_SEATS = 4
+
+_SEED_MASK = (1 << 63) - 1
+
+# ---------------------------------------------------------------- schedule
+def _labels(choices: Sequence[AgentChoice]) -> list[str]:
+    """Display labels, unique: repeated agents become ``name#1``, ``name#2``, ..."""
+    base = [c.label for c in choices]
+    counts = {b: base.count(b) for b in base}
+    seen: dict[str, int] = {}
+    labels = []
+    for b in base:
+        if counts[b] > 1:
+            seen[b] = seen.get(b, 0) + 1
+            labels.append(f"{b}#{seen[b]}")
+        else:
+            labels.append(b)
+    return labels
+
+
+def _normalise_schedule(schedule: str) -> str:
+    if not isinstance(schedule, str):
+        raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+    s = schedule.strip().lower().replace("_", "-")
+    if s in ("roundrobin", "round robin", "rr"):
+        s = "round-robin"
+    if s not in SCHEDULES:
+        raise ValueError(f"schedule {schedule!r} is not known; choose one of {', '.join(SCHEDULES)}")
+    return s
+
+
+def _find_anchor(anchor, labels: list[str], choices: list[AgentChoice]) -> int:
+    text = anchor.label if isinstance(anchor, AgentChoice) else str(anchor).strip()
+    if text in labels:
+        return labels.index(text)
+    try:
+        wanted = parse_agent(text).label
+    except ValueError:
+        wanted = None
+    hits = [i for i, c in enumerate(choices) if c.label == wanted]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise ValueError(f"anchor {text!r} is ambiguous: the pool holds it {len(hits)} times "
+                         f"({', '.join(labels[i] for i in hits)}); name one of those")
+    raise ValueError(f"anchor {text!r} is not among the agents ({', '.join(labels)}); add it to the agents")
+
+
+def plan_tables(labels: Sequence[str], players: int, schedule: str = "auto",
+                anchor: str | int | None = None) -> tuple[str, list[tuple[int, ...]]]:
+    """Which agents sit together: the tables of a tournament, before seat rotation.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The pool's agent labels (unique).
+    players : int
+        Seats per table.
+    schedule : {"auto", "table", "round-robin", "gauntlet"}
+        ``"auto"`` is ``"table"`` when the pool fills exactly one table, ``"gauntlet"`` when ``anchor`` is given,
+        else ``"round-robin"``.
+    anchor : str or int, optional
+        Label (or pool index) of the gauntlet's anchor; required by (and only allowed with) the gauntlet.
+
+    Returns
+    -------
+    schedule : str
+        The schedule actually used.
+    tables : list of tuple of int
+        Per table, the pool index of the agent in each seat of rotation 0.
+
+    Raises
+    ------
+    ValueError
+        For a pool that cannot fill the schedule's tables, a gauntlet without an anchor or an anchor that is not
+        in the pool.
+    """
+    labels = list(labels)
+    k = len(labels)
+    schedule = _normalise_schedule(schedule)
+    if k < 2:
+        raise ValueError(f"a tournament needs at least two agents, got {k}")
+    if schedule == "auto":
+        schedule = "gauntlet" if anchor is not None else "table" if k == players else "round-robin"
+    if anchor is not None and schedule != "gauntlet":
+        raise ValueError(f"an anchor is only used by the gauntlet schedule, not by {schedule!r}; "
+                         "use --schedule gauntlet or drop the anchor")
+    if schedule == "table":
+        if k != players:
+            other = "round-robin" if k > players else "a gauntlet (the anchor fills the other seats)"
+            raise ValueError(f"schedule 'table' seats every agent at one table, but {k} agents were given for "
+                             f"{players} seats; give {players} agents, set players to {k}, or use {other}")
+        return schedule, [tuple(range(k))]
+    if schedule == "round-robin":
+        if k < players:
+            raise ValueError(f"{k} agents cannot fill a table of {players} seats; give at least {players} agents, "
+                             f"set players to {k}, or use a gauntlet (the anchor fills the other seats)")
+        return schedule, list(itertools.combinations(range(k), players))
+    if anchor is None:
+        raise ValueError(f"the gauntlet schedule needs an anchor (--anchor NAME), one of: {', '.join(labels)}")
+    a = anchor if isinstance(anchor, int) else _find_anchor(anchor, labels, [])
+    return schedule, [(i,) + (a,) * (players - 1) for i in range(k) if i != a]
+
+
+def seat_orders(table: Sequence[int], seating: str = "rotations") -> list[tuple[int, ...]]:
+    """The seat orders one table is played in.
+
+    Parameters
+    ----------
+    table : sequence of int
+        Pool index of the agent in each seat of the table's first order.
+    seating : {"rotations", "permutations"}
+        ``"rotations"``: the ``P`` cyclic rotations, order ``r`` seating the table's ``i``-th agent in seat
+        ``(i + r) % P``. ``"permutations"``: every distinct order of the table's agents (rotations first),
+        ``P!`` of them when all differ.
+
+    Returns
+    -------
+    list of tuple of int
+        Per seat order, the pool index of the agent in each seat.
+    """
+    seating = _normalise_seating(seating)
+    p = len(table)
+    if seating == "auto":
+        seating = "permutations" if 2 < p <= MAX_AUTO_PERMUTATION_SEATS else "rotations"
+    rotations = [tuple(table[(s - r) % p] for s in range(p)) for r in range(p)]
+    if seating == "rotations":
+        return rotations
+    cyclic = dict.fromkeys((table[0],) + rest for rest in itertools.permutations(table[1:]))
+    orders: dict[tuple[int, ...], None] = {}
+    for first in cyclic:
+        for r in range(p):
+            orders[tuple(first[(s - r) % p] for s in range(p))] = None
+    return list(orders)
+
+
+def _normalise_seating(seating: str) -> str:
+    s = str(seating).strip().lower()
+    if s not in SEATINGS:
+        raise ValueError(f"seating {seating!r} is not known; choose rotations or permutations")
+    return s
+
+
+def rotation_agent_seed(seed: int, table: int, rotation: int) -> int:
+    """The agent-stream seed of seat order ``rotation`` of table ``table`` (63 bits derived from ``seed``).
+
+    The deals never depend on it; it gives each table and seat order its own agent randomness, so two copies of a
+    random agent do not simply replay each other's moves when the seats rotate.
+    """
+    ss = np.random.SeedSequence(entropy=int(seed), spawn_key=(int(table), int(rotation)))
+    return int(ss.generate_state(1, dtype=np.uint64)[0]) & _SEED_MASK
+
+
+# ---------------------------------------------------------------- the run
+def _resolve_pool(agents) -> list[AgentChoice]:
+    if isinstance(agents, str):
+        agents = split_agents(agents)
+    if isinstance(agents, AgentChoice):
+        agents = [agents]
+    agents = list(agents)
+    if not agents:
+        raise ValueError("no agents given; name at least two, e.g. 'greedy,random'")
+    return [parse_agent(a) for a in agents]
+
+
+def _check_positive(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return int(value)
+
+
+def _rule_flags(rules: Rules) -> list[str]:
+    """Command-line flags that recreate ``rules`` (only those that differ from the CLI defaults)."""
+    flags = []
+    default = Rules(players=rules.players)
+    for key, value in rules.to_dict().items():
+        if key == "players" or value == getattr(default, key):
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            flags.append(flag if value else "--no-" + key.replace("_", "-"))
+        else:
+            flags += [flag, str(value).replace("_", "-")]
+    return flags
+
+
+
+def rerun_command(labels: Sequence[str], specs: Sequence[str], rules: Rules, games: int, seed: int, schedule: str,
+                  anchor: str | None, seating: str, confidence: float) -> str:
+    """The ``golfsim tournament`` command that plays the same tournament again, every option that matters spelled
+    out (the seating and the confidence always, since the command line's defaults depend on the player count)."""
+    cmd = ["golfsim", "tournament", "--agents", ",".join(specs), "--players", str(rules.players),
+           "--games", str(games), "--seed", str(seed), "--schedule", schedule, "--seating", seating,
+           "--confidence", repr(float(confidence))]
+    if anchor is not None:
+        cmd += ["--anchor", anchor]
+    cmd += _rule_flags(rules)
+    return shlex.join(cmd)
+
+
+@dataclass
+class TournamentPlan:
+    """Everything decided before a tournament plays: the pool, the tables, the seat orders and the tasks.
+
+    Attributes
+    ----------
+    choices, labels : list
+        The pool (parsed agents) and their unique display labels.
+    rules : Rules
+    games, seed, batch_size : int
+    confidence : float
+    schedule, seating : str
+        As used (``"auto"`` resolved).
+    anchor_index : int or None
+    tables : list of tuple of int
+        Pool indices per table (first seat order).
+    orders_per_table : list of list of tuple of int
+        Every seat order of every table.
+    seatings : list of (table, order index, seats)
+        Every seat order of every table, in the order their games are reduced.
+    agent_seeds : list of int
+        Per seating, its agent seed (:func:`rotation_agent_seed`).
+    pieces : list of (first game, count)
+        The cut of the deal sets, the same for every seating.
+    tasks : list of Task
+        Piece-major: every seating of the first piece, then of the second, ...; task ``j`` plays piece
+        ``j // len(seatings)`` of seating ``j % len(seatings)``.
+    """
+
+    choices: list
+    labels: list[str]
+    rules: Rules
+    games: int
+    seed: int
+    batch_size: int
+    confidence: float
+    schedule: str
+    seating: str
+    anchor_index: int | None
+    tables: list
+    orders_per_table: list
+    seatings: list
+    agent_seeds: list[int]
+    pieces: list[tuple[int, int]]
+    tasks: list[Task]
+
+    @property
+    def total_games(self) -> int:
+        return len(self.seatings) * self.games
+
+    def command(self) -> str:
+        """The command line that reruns this tournament (:func:`rerun_command`)."""
+        anchor = self.labels[self.anchor_index] if self.anchor_index is not None else None
+        return rerun_command(self.labels, [c.label for c in self.choices], self.rules, self.games, self.seed,
+                             self.schedule, anchor, self.seating, self.confidence)
+
+
+def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
+                    schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
+                    batch_size: int = DEFAULT_BATCH, confidence: float = 0.95, workers: int = 1,
+                    summary: str = "golfsim.tasks:summarise_games") -> TournamentPlan:
+    """Check a tournament's request and plan it (see :func:`golfsim.tournament.run_tournament` for the
+    parameters); ``workers`` is how many tasks can run at once: the deal sets are cut so that the plan has at
+    least :data:`golfsim.tasks.TASKS_PER_WORKER` tasks per worker (:func:`golfsim.tasks.split_counts`).
+
+    Raises
+    ------
+    ValueError
+        For bad input, as :func:`golfsim.tournament.run_tournament`.
+    """
+    choices = _resolve_pool(agents)
+    labels = _labels(choices)
+    if rules is None:
+        rules = Rules(players=min(max(len(choices), 2), 12))
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
+    games = _check_positive("games", games)
+    batch_size = _check_positive("batch_size", batch_size)
+    seed = check_seed(seed)
+    stats._check_confidence(confidence)
+    seating = _normalise_seating(seating)
+    players = rules.players
+    if seating == "auto":
+        seating = "permutations" if 2 < players <= MAX_AUTO_PERMUTATION_SEATS else "rotations"
+    anchor_index = None
+    if anchor is not None and str(anchor).strip():
+        anchor_index = _find_anchor(anchor, labels, choices)
+    schedule, tables = plan_tables(labels, players, schedule, anchor_index)
+    # Reject agents the batch simulator cannot play before anything runs.
+    for c in choices:
+        Table.make([c] * players, rules).kernel_arguments()
+
+    seatings, agent_seeds, orders_per_table = [], [], []
+    for t, tab in enumerate(tables):
+        orders = seat_orders(tab, seating)
+        orders_per_table.append(orders)
+        for r, seats in enumerate(orders):
+            seatings.append((t, r, seats))
+            agent_seeds.append(rotation_agent_seed(seed, t, r))
+    pieces = split_counts(games, batch_size, len(seatings), workers)
+    plugins = current_plugins()
+    tasks = [Task(rules, tuple(choices[i].label for i in seats), seed, agent_seed, first, count, summary, plugins)
+             for first, count in pieces for (_, _, seats), agent_seed in zip(seatings, agent_seeds, strict=True)]
+    return TournamentPlan(choices, labels, rules, games, seed, batch_size, float(confidence), schedule, seating,
+                          anchor_index, tables, orders_per_table, seatings, agent_seeds, pieces, tasks)

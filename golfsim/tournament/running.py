@@ -1,0 +1,306 @@
+"""Running a tournament: its plan's tasks on an executor, reduced into a :class:`TournamentResult`."""
+
+from __future__ import annotations
+
+import math
+import platform
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+
+import numba
+import numpy as np
+import pandas as pd
+
+import golfsim
+from golfsim.rules import Rules
+from golfsim.tasks import GameSummary, executor_workers, run_tasks
+from golfsim.tournament.planning import DEFAULT_BATCH, TournamentPlan, plan_tournament, rotation_agent_seed
+from golfsim.tournament.result import TournamentResult
+from golfsim.tournament.statistics import _fit_ratings, _standings_and_pairs
+
+
+# ---------------------------------------------------------------- progress
+class _RichProgress:
+    """A rich progress bar on stderr: a warm-up message until the first batch, then games played.
+
+    The description stays short and the bar takes only the width left over, so the count of games (``done/total``)
+    and the times are never cut off on an 80-column terminal.
+    """
+
+    def __init__(self, total: int, label: str):
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
+                                 TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=False)
+        self.label = label
+        self.task = self.progress.add_task("compiling/loading", total=total)
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        self.progress.update(self.task, completed=done, description=self.label)
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+        return False
+
+
+def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
+                   schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
+                   threads: int | None = None, batch_size: int = DEFAULT_BATCH, confidence: float = 0.95,
+                   progress: bool | Callable[[int, int], None] = False, log=None,
+                   executor: Executor | None = None, raise_on_interrupt: bool = False) -> TournamentResult:
+    """Play a duplicate-deal tournament and return its standings, head-to-head table and ratings.
+
+    Parameters
+    ----------
+    agents : str or sequence of str or AgentChoice
+        The pool, e.g. ``["ev", "greedy", "pair-builder", "random"]`` or ``"greedy,random"``. The same agent may
+        appear twice; repeated labels are told apart as ``name#1``, ``name#2``.
+    rules : Rules, optional
+        The rule set; ``rules.players`` is the number of seats per table. Default: the published game with as many
+        players as agents (at most 12).
+    games : int
+        Deal sets per table. Each deal set is played at every table in every seat order on identical cards, so the
+        number of games played is ``games`` times the number of seat orders summed over the tables (``tables x
+        players x games`` with the default seating).
+    seed : int
+        Seeds the deals (deal set ``g`` is the simulator's game ``g`` under ``seed``) and, through
+        :func:`rotation_agent_seed`, the agents' own randomness.
+    schedule : {"auto", "table", "round-robin", "gauntlet"}
+        See :func:`plan_tables`.
+    anchor : str, optional
+        The gauntlet's anchor: an agent label from the pool.
+    seating : {"auto", "rotations", "permutations"}
+        ``"rotations"`` plays each table in its ``P`` cyclic seat rotations; ``"permutations"`` in every distinct
+        seat order, which also balances who sits after whom (see :func:`seat_orders`). ``"auto"`` (default) is
+        permutations for 3 and 4 seats (6 or 24 orders) and rotations otherwise: in Golf the next player picks up
+        your discards, and with rotations alone each agent keeps its neighbours, which biased two copies of
+        ``random`` at a 4-seat table by 24 points per 9-hole game.
+    threads : int, optional
+        Threads of the default executor (default: all cores). Results do not depend on it.
+    batch_size : int
+        Deal sets per task at most (each task plays one piece of the deal sets at one table in one seat order; the
+        deal sets are cut finer when that keeps more cores busy). Results do not depend on it; smaller pieces make
+        progress and Ctrl-C finer.
+    confidence : float
+        Level of every interval, default 0.95.
+    progress : bool or callable
+        ``True`` shows a rich progress bar on stderr; a callable is called as ``progress(games_done, games_total)``
+        after every simulator call (raise ``KeyboardInterrupt`` from it to stop the run).
+    log : str or Path, optional
+        Also write every decision and deal end to this Parquet file (:mod:`golfsim.trace`); the games played are
+        the same. A logged tournament plays its tasks one after another in this process.
+    executor : concurrent.futures.Executor, optional
+        Runs the tasks (:mod:`golfsim.tasks`): a ``ProcessPoolExecutor``, a Dask client's executor
+        (:func:`golfsim.tasks.dask_executor`), ... Default: a thread pool of ``threads`` threads. Results do not
+        depend on it.
+    raise_on_interrupt : bool
+        After a ``KeyboardInterrupt``, raise :class:`TournamentInterrupted` (a ``KeyboardInterrupt`` carrying the
+        partial result as ``.result``) instead of returning the partial result.
+
+    Returns
+    -------
+    TournamentResult
+        ``standings``, ``head_to_head``, ``ratings``, ``games`` (per game and seat), ``config``, and the methods
+        ``to_json()`` and ``write(directory)``. After a ``KeyboardInterrupt`` (Ctrl-C, or raised by ``progress``)
+        it holds the deal sets completed in every seat order (the longest complete run from deal set 0; pieces
+        finished beyond a gap are dropped so the duplicate comparison stays balanced) and ``partial`` is True.
+
+    Raises
+    ------
+    TournamentInterrupted
+        Only with ``raise_on_interrupt``, after a ``KeyboardInterrupt``.
+    ValueError
+        For an unknown agent, bad rules, a pool that does not fit the schedule, a missing or unknown anchor, an
+        unknown seating, or a non-positive ``games`` or ``batch_size``.
+
+    Examples
+    --------
+    >>> res = run_tournament(["greedy", "random"], Rules(players=2, holes=1), games=200, seed=1)  # doctest: +SKIP
+    >>> res.standings[["agent", "mean_score", "win_rate"]]  # doctest: +SKIP
+    """
+    start_time = time.perf_counter()
+    workers = 1 if log is not None else executor_workers(executor, threads)
+    plan = plan_tournament(agents, rules, games, seed, schedule=schedule, anchor=anchor, seating=seating,
+                           batch_size=batch_size, confidence=confidence, workers=workers)
+    reporter = None
+    if progress is True:
+        reporter = _RichProgress(plan.total_games,
+                                 f"{len(plan.tables)} table(s), {len(plan.seatings)} seat orders")
+    callback = reporter if reporter is not None else progress if callable(progress) else None
+    try:
+        if reporter is not None:
+            reporter.__enter__()
+        if log is None:
+            played = 0
+
+            def report(_, task):
+                nonlocal played
+                played += task.count
+                if callback is not None:
+                    callback(played, plan.total_games)
+
+            run = run_tasks(plan.tasks, executor, threads=threads, progress=report)
+            results, interrupted = run.results, run.interrupted
+        else:
+            results, interrupted = _run_logged(plan, log, threads, callback)
+    finally:
+        if reporter is not None:
+            reporter.__exit__(None, None, None)
+    result = reduce_tournament(plan, results, interrupted, time.perf_counter() - start_time)
+    if interrupted and raise_on_interrupt:
+        raise TournamentInterrupted(result)
+    return result
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """A tournament stopped by Ctrl-C (or SIGTERM turned into one); ``.result`` is its partial result."""
+
+    def __init__(self, result: TournamentResult):
+        super().__init__(f"interrupted after {result.deal_sets} of {result.config['games']} deal sets")
+        self.result = result
+
+
+def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, bool]:
+    """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.trace`)."""
+    from golfsim.simulate import Table
+    from golfsim.tasks import summarise_games
+    from golfsim.trace import DecisionLog
+
+    labels, n_seatings = plan.labels, len(plan.seatings)
+    decision_log = DecisionLog(log, plan.rules, plan.seed)
+    for (t, r, seats), agent_seed in zip(plan.seatings, plan.agent_seeds, strict=True):
+        decision_log.add_seating(t, r, [labels[j] for j in seats], agent_seed)
+    results: dict = {}
+    interrupted = False
+    played = 0
+    try:
+        for j, task in enumerate(plan.tasks):
+            i = j % n_seatings
+            table = Table.make([plan.choices[k] for k in plan.seatings[i][2]], plan.rules)
+            for batch in decision_log.play(table, task.count, agent_seed=task.agent_seed, first_game=task.first_game,
+                                           batch_size=task.count, threads=threads, seating=i,
+                                           game_base=i * plan.games, labels=[labels[k] for k in plan.seatings[i][2]]):
+                results[j] = summarise_games(batch)
+            played += task.count
+            if callback is not None:
+                callback(played, plan.total_games)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        decision_log.close(partial=interrupted)
+    return results, interrupted
+
+
+def complete_pieces(plan: TournamentPlan, results: dict) -> int:
+    """How many pieces from the first on are finished in every seating (the deal sets a partial result keeps)."""
+    n = len(plan.seatings)
+    done = 0
+    while done < len(plan.pieces) and all(done * n + i in results for i in range(n)):
+        done += 1
+    return done
+
+
+def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = False,
+                      seconds: float = 0.0) -> TournamentResult:
+    """Put the tasks' game summaries together in game order and compute the standings, pairs and ratings.
+
+    ``results`` maps task index to its :class:`golfsim.tasks.GameSummary`; the deal sets kept are the pieces
+    complete in every seating from the first on (all of them for an uninterrupted run).
+    """
+    choices, labels, rules, seatings = plan.choices, plan.labels, plan.rules, plan.seatings
+    players, confidence, seed, games = rules.players, plan.confidence, plan.seed, plan.games
+    pieces = complete_pieces(plan, results)
+    n = len(seatings)
+    blocks = [GameSummary.concat([results[p * n + i] for p in range(pieces)], players) for i in range(n)]
+    deal_sets = blocks[0].totals.shape[0]
+    partial = deal_sets < games
+    games_played = len(seatings) * deal_sets
+    anchor_index, schedule, seating = plan.anchor_index, plan.schedule, plan.seating
+    tables, orders_per_table, total_games = plan.tables, plan.orders_per_table, plan.total_games
+
+    rows, h2h = _standings_and_pairs(blocks, seatings, len(choices), rules.holes, confidence)
+    fit, model = _fit_ratings(blocks, seatings, len(choices), players)
+    standings = pd.DataFrame(rows)
+    standings["agent"] = [labels[i] for i in standings["agent"]]
+    if fit is not None:
+        standings["rating"] = fit["rating"]
+        standings["rating_se"] = fit["se"]
+        ratings = pd.DataFrame({"agent": labels, "rating": fit["rating"], "rating_se": fit["se"]})
+        ratings = ratings.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+        cov = pd.DataFrame(fit["cov"], index=labels, columns=labels)
+    else:
+        standings["rating"] = math.nan
+        standings["rating_se"] = math.nan
+        ratings = pd.DataFrame({"agent": labels, "rating": math.nan, "rating_se": math.nan})
+        cov = pd.DataFrame(np.full((len(labels), len(labels)), math.nan), index=labels, columns=labels)
+    ratings.insert(0, "rank", np.arange(1, len(ratings) + 1))
+    ratings["model"] = model.split(" (")[0]
+    standings = standings.sort_values(["mean_score", "agent"], kind="stable", na_position="last")
+    standings = standings.reset_index(drop=True)
+    standings.insert(0, "rank", np.arange(1, len(standings) + 1))
+    h2h_cols = ["agent", "opponent", "mean_diff", "mean_diff_low", "mean_diff_high", "win_rate", "win_rate_low",
+                "win_rate_high", "deal_sets", "games"]
+    head = pd.DataFrame(h2h, columns=h2h_cols)
+    if len(head):
+        head = head.sort_values(["agent", "opponent"], kind="stable").reset_index(drop=True)
+        head["agent"] = [labels[i] for i in head["agent"]]
+        head["opponent"] = [labels[i] for i in head["opponent"]]
+
+    config = {
+        "golfsim_version": golfsim.__version__,
+        "agents": labels,
+        "agent_specs": [c.label for c in choices],
+        "agent_params": [c.param_dict() for c in choices],
+        "players": players,
+        "rules": rules.to_dict(),
+        "rules_text": rules.describe(),
+        "seed": seed,
+        "games": games,
+        "games_meaning": "deal sets per table; each deal set is played at every table in every seat order",
+        "schedule": schedule,
+        "anchor": labels[anchor_index] if anchor_index is not None else None,
+        "seating": seating,
+        "duplicate_deals": True,
+        "tables": [
+            {"table": t, "agents": [labels[i] for i in tab],
+             "seat_orders": [[labels[i] for i in seats] for seats in orders_per_table[t]],
+             "agent_seeds": [rotation_agent_seed(seed, t, r) for r in range(len(orders_per_table[t]))]}
+            for t, tab in enumerate(tables)
+        ],
+        "games_total": total_games,
+        "games_played": games_played,
+        "deal_sets_completed": deal_sets,
+        "partial": partial,
+        "confidence": confidence,
+        "rating_model": model,
+        "rating_converged": bool(fit["converged"]) if fit is not None else None,
+        "batch_size": plan.batch_size,
+        "deal_rule": "hole h of deal set g is dealt from golfsim.rng.deal_state(seed, g, h) in every seat order",
+        "agent_seed_rule": "golfsim.tournament.rotation_agent_seed(seed, table, seat order): numpy "
+                           "SeedSequence(entropy=seed, spawn_key=(table, seat order)), 63 bits",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+    }
+    config["command"] = plan.command()
+
+    return TournamentResult(
+        standings=standings, head_to_head=head, ratings=ratings, rating_cov=cov, config=config, partial=partial,
+        deal_sets=deal_sets, games_played=games_played,
+        truncated_deals=int(sum(int(b.truncated.sum()) for b in blocks)), rating_model=model,
+        seconds=seconds, _seatings=seatings, _blocks=blocks,
+    )
