@@ -78,6 +78,11 @@ class Param:
     name: str
     default: float
     doc: str
+    low: float | None = None
+    high: float | None = None
+    kind: str = "float"
+    """The values worth trying, which ``golfsim tune`` searches: ``"float"`` or ``"int"`` (whole numbers) from
+    ``low`` to ``high``, or ``"bool"`` (0 or 1, no range needed). Without a range, tuning asks for one."""
 
 
 @dataclass(frozen=True)

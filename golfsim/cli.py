@@ -588,6 +588,104 @@ def _print_sweep_table(result, limit: int = 40) -> None:
         console.print(f"... and {cell_count - limit} more cells in table.csv", highlight=False)
 
 
+# ---------------------------------------------------------------- tune
+TUNE_EXAMPLES = """Examples:
+
+  golfsim tune ev --against ev,greedy --players 2 --trials 200 --games 400 --seed 0
+
+  golfsim tune ev --params watch_discard,horizon=1:5 --trials 50 --out /tmp/ev-tuning
+
+  golfsim tune 'greedy:fixed_hidden=1' --params hidden_value=0:10:0.5 --against ev
+
+  golfsim tune ev --against ev,greedy --trials 300 --resume   (continues an interrupted or shorter study)
+"""
+
+
+@app.command(epilog=TUNE_EXAMPLES)
+@clear_errors
+def tune(
+    agent: Annotated[str, typer.Argument(
+        help="The agent to tune, e.g. ev; parameters set here (ev:count_out=0) stay fixed unless --params names "
+             "them.")],
+    against: Annotated[str | None, typer.Option(
+        help="The field, comma-separated (default: the agent as given). Each trial plays every field agent on "
+             "the same duplicate deals.")] = None,
+    params: Annotated[str | None, typer.Option(
+        help="Parameters to search, comma-separated, each optionally with a range: name, name=LOW:HIGH or "
+             "name=LOW:HIGH:STEP (default: every parameter with a declared range; see golfsim.tuning).")] = None,
+    trials: Annotated[int, typer.Option(help="Trials of the study (TPE sampler of optuna).")] = 100,
+    games: Annotated[int, typer.Option(
+        help="Duplicate deal sets per trial and field agent, each played in every seat rotation. Every trial plays "
+             "the same deals, so trials differ only by their parameters.")] = 400,
+    eval_games: Annotated[int | None, typer.Option(
+        help="Deal sets of the re-evaluation of the winner on fresh deals (default: --games).")] = None,
+    seed: Annotated[int, typer.Option(
+        help="Seeds the deals, the sampler and (derived from it) the fresh deals; the same seed gives the same "
+             "study.")] = 0,
+    startup_trials: Annotated[int, typer.Option(help="Trials before TPE models the results (the first plays the "
+                                                     "agent as given, the rest are random).")] = 10,
+    players: Players = 2,
+    decks: Decks = "auto",
+    jokers: Jokers = "none",
+    opening_flips: OpeningFlips = "any",
+    reveal_instead_of_draw: Reveal = False,
+    discard_and_flip: DiscardFlip = "off",
+    end: End = "immediate",
+    twos_pair: TwosPair = "zero",
+    four_of_a_kind_bonus: FourBonus = 0,
+    holes: Holes = 9,
+    turn_cap: TurnCap = 1000,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Directory for trials.csv, convergence.png and config.json (default: "
+                      "./results/tuning/AGENT).")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace a directory holding a study of another request.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the study in the output directory (same request): its trials are kept and "
+                         "the study runs on to --trials.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+):
+    """Tune an agent's parameters on duplicate deals against a field, and print the agent string to paste.
+
+    The objective of a trial is the agent's mean score relative to the field on identical deals (points per game,
+    lower is better). The winner is replayed on fresh deals against the field and against the agent as given, with
+    95% intervals. Writes trials.csv, convergence.png and config.json; Ctrl-C keeps the trials run so far.
+    """
+    from agents.base import parse_agent
+    from experiments.common import check_target, default_root
+    from golfsim import tuning
+
+    rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
+                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    for name, value in (("--trials", trials), ("--games", games), ("--eval-games", eval_games),
+                        ("--startup-trials", startup_trials)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value}")
+    base = parse_agent(agent)
+    directory = out_dir if out_dir is not None else default_root() / "tuning" / base.name
+    check_out_dir(directory)
+    request = tuning.plan_request(agent, against, rules, games, seed, params=params, eval_games=eval_games,
+                                  startup_trials=startup_trials)
+    if resume:
+        if not (directory / tuning.CONFIG_FILE).is_file():
+            raise ValueError(f"nothing to resume in {str(directory)!r}: no study was written there")
+    else:
+        check_target(directory, request, overwrite)
+    result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,
+                         startup_trials=startup_trials, threads=threads, progress=not quiet,
+                         resume=directory if resume else None)
+    for line in result.lines():
+        print(line)
+    written = ", ".join(p.name for p in result.write(directory))
+    if result.partial:
+        err.print(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials in "
+                  f"{directory} ({written}; marked partial, not re-evaluated); --resume continues the study",
+                  highlight=False, soft_wrap=True)
+        raise typer.Exit(130)
+    err.print(f"wrote {written} to {directory}", highlight=False, soft_wrap=True)
+
+
 # ---------------------------------------------------------------- play
 @app.command()
 @clear_errors
