@@ -49,17 +49,18 @@ def partial_config(directory: Path) -> dict:
 
 
 def test_ctrl_c_in_the_ladder_keeps_the_finished_player_count_marked_partial(tmp_path):
-    code, _, err = run_until(["experiment", "ladder", "--games", "1000", "--out", str(tmp_path)], "done (1/3")
+    code, _, err = run_until(["experiment", "ladder", "--games", "1000", "--out", str(tmp_path)], "done (1/5")
     assert code == 130, err
-    assert "kept 1 of 3 complete cells (2 players)" in err
+    # five cells: 2, 3 and 4 players of the built-ins, then the two with search players
+    assert "kept 1 of 5 complete cells (2 players)" in err
     config = partial_config(tmp_path / "ladder")
-    assert [c["complete"] for c in config["cells"]] == [True, False, False]
+    assert [c["complete"] for c in config["cells"]] == [True, False, False, False, False]
     table = pd.read_csv(tmp_path / "ladder" / "table.csv")
     assert set(table.players) == {2} and (table.deal_sets == 1000).all()
 
 
 def test_sigterm_in_tips_keeps_every_finished_cell(tmp_path):
-    code, _, err = run_until(["experiment", "tips", "--games", "2000", "--out", str(tmp_path)], "done (2/14",
+    code, _, err = run_until(["experiment", "tips", "--games", "2000", "--out", str(tmp_path)], "done (2/16",
                              signal.SIGTERM)
     assert code == 130, err
     config = partial_config(tmp_path / "tips")
