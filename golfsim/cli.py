@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from golfsim.errors import AgentError, IllegalActionError
+from golfsim.outdir import check_out_dir
 from golfsim.rules import Rules
 
 app = typer.Typer(
@@ -63,28 +64,6 @@ def clear_errors(fn):
             fail(str(e))
 
     return wrapper
-
-
-def check_out_dir(path: Path, option: str = "--out") -> None:
-    """Refuse, before any work, an output directory that is an existing file or cannot be written.
-
-    A directory that does not exist yet is probed at its nearest existing parent (a temporary file is created and
-    removed there), so a read-only place is caught even for a user whom permission bits do not stop.
-    """
-    import tempfile
-
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {str(path)!r} is an existing file; give a directory")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise ValueError(f"{option} {str(path)!r} cannot be made: {str(probe)!r} is a file, not a directory")
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as e:
-        raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
 
 
 def sigterm_as_ctrl_c() -> None:

@@ -62,3 +62,23 @@ def write_directory(target: Path | str, fill: Callable[[Path], list[Path]]) -> l
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return [target / Path(p).relative_to(staging) for p in written]
+
+
+def check_out_dir(path: Path, option: str = "--out") -> None:
+    """Refuse, before any work, an output directory that is an existing file or cannot be written.
+
+    A directory that does not exist yet is probed at its nearest existing parent (a temporary file is created and
+    removed there), so a read-only place is caught even for a user whom permission bits do not stop.
+    """
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is an existing file; give a directory")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{option} {str(path)!r} cannot be made: {str(probe)!r} is a file, not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as e:
+        raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None

@@ -70,6 +70,8 @@ import pandas as pd
 
 import golfsim
 from agents.base import parse_agent, split_agents
+from golfsim.outdir import check_out_dir
+from golfsim.progress import CountBar
 from golfsim.rng import MAX_SEED, check_seed
 from golfsim.rules import Rules
 
@@ -495,24 +497,6 @@ def _write_json(path: Path, obj) -> None:
     _atomic_write(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=2) + "\n"))
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an output path that is a file or cannot be written, before anything is created there."""
-    import tempfile
-
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {str(out)!r} is an existing file; give a directory")
-    probe = out
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise ValueError(f"--out {str(out)!r} cannot be made: {str(probe)!r} is a file, not a directory")
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as e:
-        raise ValueError(f"--out {str(out)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
-
-
 def _describe_change(held: dict, request: dict) -> str:
     parts = []
     for section in ("sweep", "rules", "axes", "pools"):
@@ -613,34 +597,18 @@ class _StopSignals:
         return False
 
 
-class _CellProgress:
-    """A rich progress bar on stderr over the cells of a sweep (like the tournament's bar over games)."""
+class _CellProgress(CountBar):
+    """A bar over the cells of a sweep, naming the cell being played."""
 
     def __init__(self, total: int, done: int):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
-                                 TextColumn("cells"), TimeElapsedColumn(), console=Console(stderr=True))
-        self.task = self.progress.add_task("compiling/loading", total=total, completed=done)
-
-    def __enter__(self):
-        self.progress.start()
-        return self
+        super().__init__(total, "cells", completed=done, remaining=False)
 
     def show(self, cell: Cell, games_done: int | None = None, games_total: int | None = None) -> None:
         text = cell.describe()
         text = text if len(text) <= 32 else text[:31] + "…"
         if games_done is not None and games_total:
             text += f" {100 * games_done // games_total:3d}%"
-        self.progress.update(self.task, description=text)
-
-    def advance(self) -> None:
-        self.progress.advance(self.task)
-
-    def __exit__(self, *exc):
-        self.progress.stop()
-        return False
+        self.update(description=text)
 
 
 # ---------------------------------------------------------------- the result
@@ -816,7 +784,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
 
     plan = plan_sweep(config_or_path)
     out = Path(out) if out is not None else Path.cwd() / "results" / "sweeps" / plan.name
-    _check_out(out)
+    check_out_dir(out)
     sweep = plan.request["sweep"]
     with _StopSignals() as stop:
         held = _claim(out, plan, overwrite)

@@ -52,8 +52,10 @@ import pandas as pd
 import golfsim
 from agents.base import AgentChoice, AgentSpec, parse_agent, split_agents
 from golfsim import stats
+from golfsim.progress import CountBar
 from golfsim.rng import check_seed
 from golfsim.rules import Rules
+from golfsim.tournament.planning import rule_flags
 
 __all__ = [
     "BUILT_IN_RANGES",
@@ -523,36 +525,15 @@ def _clean(v):
 
 
 # ---------------------------------------------------------------- progress
-class _TrialProgress:
-    """A rich progress bar on stderr counting trials, with the best objective so far."""
+class _TrialProgress(CountBar):
+    """A bar counting trials, with the best objective so far."""
 
     def __init__(self, total: int):
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
-                                 TextColumn("trials"), TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=False)
-        self.task = self.progress.add_task("compiling/loading", total=total)
-
-    def __enter__(self):
-        self.progress.start()
-        return self
+        super().__init__(total, "trials")
 
     def __call__(self, done: int, total: int, best: float | None, stage: str = "tuning") -> None:
         text = stage if best is None else f"{stage}, best {best:+.2f}"
-        self.progress.update(self.task, completed=done, total=total, description=text)
-
-    def __exit__(self, *exc):
-        self.progress.stop()
-        return False
+        self.update(completed=done, total=total, description=text)
 
 
 # ---------------------------------------------------------------- the study
@@ -878,20 +859,5 @@ def _command(baseline, field_strings, space, rules: Rules, trials, games, eval_g
            str(eval_games), "--seed", str(seed)]
     if startup_trials != 10:
         cmd += ["--startup-trials", str(startup_trials)]
-    return shlex.join(cmd + _rule_flags(rules))
-
-
-def _rule_flags(rules: Rules) -> list[str]:
-    """Command-line flags that recreate ``rules`` (those that differ from the defaults)."""
-    flags = []
-    default = Rules(players=rules.players)
-    for key, value in rules.to_dict().items():
-        if key == "players" or value == getattr(default, key):
-            continue
-        flag = "--" + key.replace("_", "-")
-        if isinstance(value, bool):
-            flags.append(flag if value else "--no-" + key.replace("_", "-"))
-        else:
-            flags += [flag, str(value).replace("_", "-")]
-    return flags
+    return shlex.join(cmd + rule_flags(rules))
 

@@ -199,7 +199,7 @@ def _check_positive(name, value):
     return int(value)
 
 
-def _rule_flags(rules: Rules) -> list[str]:
+def rule_flags(rules: Rules) -> list[str]:
     """Command-line flags that recreate ``rules`` (only those that differ from the CLI defaults)."""
     flags = []
     default = Rules(players=rules.players)
@@ -224,7 +224,7 @@ def rerun_command(labels: Sequence[str], specs: Sequence[str], rules: Rules, gam
            "--confidence", repr(float(confidence))]
     if anchor is not None:
         cmd += ["--anchor", anchor]
-    cmd += _rule_flags(rules)
+    cmd += rule_flags(rules)
     return shlex.join(cmd)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 import golfsim
+from golfsim.progress import CountBar
 from golfsim.rules import Rules
 from golfsim.tasks import GameSummary, executor_workers, run_tasks
 from golfsim.tournament.planning import DEFAULT_BATCH, TournamentPlan, plan_tournament, rotation_agent_seed
@@ -21,40 +22,15 @@ from golfsim.tournament.statistics import _fit_ratings, _standings_and_pairs
 
 
 # ---------------------------------------------------------------- progress
-class _RichProgress:
-    """A rich progress bar on stderr: a warm-up message until the first batch, then games played.
-
-    The description stays short and the bar takes only the width left over, so the count of games (``done/total``)
-    and the times are never cut off on an 80-column terminal.
-    """
+class _RichProgress(CountBar):
+    """The tournament's bar: a warm-up message until the first batch, then games played under ``label``."""
 
     def __init__(self, total: int, label: str):
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
-                                 TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=False)
+        super().__init__(total, "games")
         self.label = label
-        self.task = self.progress.add_task("compiling/loading", total=total)
-
-    def __enter__(self):
-        self.progress.start()
-        return self
 
     def __call__(self, done: int, total: int) -> None:
-        self.progress.update(self.task, completed=done, description=self.label)
-
-    def __exit__(self, *exc):
-        self.progress.stop()
-        return False
+        self.update(completed=done, description=self.label)
 
 
 def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
