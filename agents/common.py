@@ -79,7 +79,13 @@ def hidden_stats(pub, rules):
 def hidden_mean(pub, rules):
     """Mean points of a face-down card: the mean over the ``unseen`` counts (0.0 when nothing is unseen)."""
     n, s = hidden_stats(pub, rules)
-    return s / n if n > 0 else 0.0
+    return mean_points(n, s)
+
+
+@leaf
+def mean_points(count, point_sum):
+    """``point_sum / count``, or 0.0 for no cards: the mean points of ``count`` cards worth ``point_sum`` together."""
+    return point_sum / count if count > 0 else 0.0
 
 
 @leaf
@@ -165,7 +171,13 @@ def stalled(pub, rules):
     """True once the stock has been recycled twice or half of ``turn_cap`` turns are gone: a deal that long has
     stalled (nobody wants to cover their last face-down cards), and the agents then cover face-down cards
     eagerly so that the deal ends."""
-    return pub[RECYCLES] >= 2 or 2 * pub[TURN] >= rules[R_TURN_CAP]
+    return stalled_at(pub[RECYCLES], pub[TURN], rules[R_TURN_CAP])
+
+
+@leaf
+def stalled_at(recycles, turn, turn_cap):
+    """:func:`stalled` from the recycle count, the turn number and ``turn_cap``."""
+    return recycles >= 2 or 2 * turn >= turn_cap
 
 
 STALL_HIDDEN = 10.0
@@ -176,7 +188,13 @@ J or Q), and the bonus ev gives an action that covers a face-down card then."""
 @leaf
 def stall_floor(pub, rules, h):
     """The worth ``h`` of a face-down card, raised to ``STALL_HIDDEN`` once the deal has :func:`stalled`."""
-    if stalled(pub, rules) and h < STALL_HIDDEN:
+    return stall_floor_at(pub[RECYCLES], pub[TURN], rules[R_TURN_CAP], h)
+
+
+@leaf
+def stall_floor_at(recycles, turn, turn_cap, h):
+    """:func:`stall_floor` from the recycle count, the turn number and ``turn_cap``."""
+    if stalled_at(recycles, turn, turn_cap) and h < STALL_HIDDEN:
         return STALL_HIDDEN
     return h
 

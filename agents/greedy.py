@@ -49,8 +49,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Param
-from agents.common import flip_move, hidden_mean, points, stall_floor
-from golfsim.engine import column_score, face_down_count, top_discard
+from agents.common import flip_move, mean_points, points, stall_floor_at
+from golfsim.engine import column_score, top_discard
 from golfsim.jit import hot, leaf
 from golfsim.kernel_spec import (
     DRAW_STOCK,
@@ -61,10 +61,15 @@ from golfsim.kernel_spec import (
     R_FOUR_BONUS,
     R_OFF_VIEW,
     R_POINTS,
+    R_TURN_CAP,
+    RECYCLES,
     START,
     STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
+    TURN,
+    UNSEEN_CARDS,
+    UNSEEN_POINTS,
 )
 
 PARAMS = (
@@ -179,6 +184,46 @@ def _first_max(ka, a, kb, b):
 
 
 @leaf
+def hidden_worth(params, unseen_cards, unseen_points, recycles, turn, turn_cap):
+    """``h``, the worth of a face-down card: ``hidden_value`` or the mean of the unseen cards, raised once the deal
+    has stalled (:func:`agents.common.stall_floor_at`)."""
+    h = params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else mean_points(unseen_cards, unseen_points)
+    return stall_floor_at(recycles, turn, turn_cap, h)
+
+
+@leaf
+def start_choice(view, rules, base, params, h, top, stock_n):
+    """The START action for the layout ``view[base:base + 6]`` (ranks, -1 face down): take the top discard ``top``
+    to its best position, or draw. ``view`` is ``pub``, or the compact self-play kernel's own array
+    (:mod:`golfsim.self_play`)."""
+    k, gain = best_placement(view, rules, base, h, top, False)
+    if gain >= params[TAKE_GAIN] or stock_n == 0:
+        return TAKE_DISCARD + k
+    return DRAW_STOCK
+
+
+@leaf
+def hold_choice(view, rules, base, params, h, card):
+    """The HOLD action for the drawn ``card`` and the layout ``view[base:base + 6]``: place it or throw it."""
+    if points(rules, card) <= params[BLIND_SWAP] and _face_down_at(view, base) >= 2:
+        k, gain = best_placement(view, rules, base, h, card, True)
+        return PLACE_DRAWN + k
+    k, gain = best_placement(view, rules, base, h, card, False)
+    if gain > 0.0:
+        return PLACE_DRAWN + k
+    return THROW_DRAWN
+
+
+@leaf
+def _face_down_at(view, base):
+    c = 0
+    for k in range(6):
+        if view[base + k] < 0:
+            c += 1
+    return c
+
+
+@leaf
 def greedy_act(pub, rules, params, agent_rng, player):
     """Decision of the greedy agent (see the module docstring)."""
     move = flip_move(pub, rules, player)
@@ -186,19 +231,9 @@ def greedy_act(pub, rules, params, agent_rng, player):
         return move
     phase = pub[PHASE]
     base = rules[R_OFF_VIEW] + 6 * player
-    h = stall_floor(pub, rules, params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else hidden_mean(pub, rules))
+    h = hidden_worth(params, pub[UNSEEN_CARDS], pub[UNSEEN_POINTS], pub[RECYCLES], pub[TURN], rules[R_TURN_CAP])
     if phase == START:
-        k, gain = best_placement(pub, rules, base, h, top_discard(pub, rules), False)
-        if gain >= params[TAKE_GAIN] or pub[STOCK_N] == 0:
-            return TAKE_DISCARD + k
-        return DRAW_STOCK
+        return start_choice(pub, rules, base, params, h, top_discard(pub, rules), pub[STOCK_N])
     if phase == HOLD:
-        card = pub[HELD]
-        if points(rules, card) <= params[BLIND_SWAP] and face_down_count(pub, rules, player) >= 2:
-            k, gain = best_placement(pub, rules, base, h, card, True)
-            return PLACE_DRAWN + k
-        k, gain = best_placement(pub, rules, base, h, card, False)
-        if gain > 0.0:
-            return PLACE_DRAWN + k
-        return THROW_DRAWN
+        return hold_choice(pub, rules, base, params, h, pub[HELD])
     return THROW_DRAWN

@@ -107,7 +107,7 @@ def _see(pub, rules, card):
 
 
 @leaf
-def _next_seat(p, players):
+def next_seat(p, players):
     """The seat after ``p`` (0 <= p < players), clockwise: ``(p + 1) % players`` without the division, which cost
     about 2% of a deal's time (at most twelve seats, so the run-time divisor was never cheap to divide by)."""
     q = p + 1
@@ -146,7 +146,7 @@ def _deal_from_stock_region(pub, hid, rules, deal_rng):
         for _ in range(players):
             hid[p * 6 + k] = _take_top(hid, rules, deal_rng, top)
             top -= 1
-            p = _next_seat(p, players)
+            p = next_seat(p, players)
     card = _take_top(hid, rules, deal_rng, top)
     top -= 1
     pub[rules[R_OFF_DISCARD]] = card
@@ -387,7 +387,7 @@ def _end_turn(pub, hid, rules, deal_rng):
         if pub[FINAL_LEFT] == 0:
             _finish(pub, hid, rules, WENT_OUT)
             return
-    begin_turn(pub, hid, rules, deal_rng, _next_seat(p, players))
+    begin_turn(pub, hid, rules, deal_rng, next_seat(p, players))
 
 
 @leaf
@@ -432,7 +432,7 @@ def apply_action(pub, hid, rules, deal_rng, action):
             pub[OPEN_FIRST] = action - FLIP
         else:
             pub[OPEN_FIRST] = -1
-            nxt = _next_seat(p, rules[R_PLAYERS])
+            nxt = next_seat(p, rules[R_PLAYERS])
             if nxt == pub[FIRST]:
                 begin_turn(pub, hid, rules, deal_rng, nxt)
             else:

@@ -39,6 +39,7 @@ from golfsim.kernel_spec import (
 )
 from golfsim.rng import agent_state, check_seed, deal_state
 from golfsim.rules import Rules
+from golfsim.self_play import compact_rules, play_games_greedy_compact, play_games_random_compact
 from golfsim.worlds import fill_sight, sight_size, stack_like
 
 DEFAULT_BATCH = 20_000
@@ -154,11 +155,18 @@ def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
 _SELF_PLAY_KERNELS = {GREEDY_ID: play_games_greedy, RANDOM_ID: play_games_random}
 
 
-def kernel_for(agent_ids: np.ndarray, sees: np.ndarray):
+_COMPACT_KERNELS = {GREEDY_ID: play_games_greedy_compact, RANDOM_ID: play_games_random_compact}
+
+
+def kernel_for(agent_ids: np.ndarray, sees: np.ndarray, rules: np.ndarray | None = None):
     """The kernel for a table: a built-in self-play kernel when one inlined built-in plays every seat (compiled
-    only when first used), else the general :func:`play_games`. Every kernel gives the same results."""
+    only when first used), else the general :func:`play_games`. Given the packed ``rules`` that
+    :func:`golfsim.self_play.compact_rules` accepts, the self-play kernel is the compact one. Every kernel gives the
+    same results."""
     first = int(agent_ids[0])
     if not sees.any() and (agent_ids == first).all() and first in _SELF_PLAY_KERNELS:
+        if rules is not None and compact_rules(rules):
+            return _COMPACT_KERNELS[first]
         return _SELF_PLAY_KERNELS[first]
     return play_games
 
@@ -289,7 +297,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     pool = ThreadPoolExecutor(nthreads, thread_name_prefix="golfsim") if nthreads > 1 else None
     # one set of work arrays per slice that can run at once; batches run one after another and reuse them
     work = [work_arrays(rules) for _ in range(SLICES_PER_THREAD * nthreads if pool else 1)]
-    kernel = kernel_for(ids, sees)
+    kernel = kernel_for(ids, sees, rules)
     try:
         done = 0
         while done < games:

@@ -1,0 +1,69 @@
+"""The compact self-play kernels play exactly the games the general kernel plays, under every rule set they accept."""
+
+import numpy as np
+import pytest
+
+from golfsim.rules import Rules
+from golfsim.self_play import play_games_greedy_compact, play_games_random_compact
+from golfsim.simulate import Table, kernel_for, play_games, play_games_greedy, play_games_random, work_arrays
+
+
+def kernel_outputs(kernel, table: Table, games: int, seed: int) -> list[np.ndarray]:
+    """Every output array (hole scores, turns, enders, end reasons, error rows) of one call of ``kernel``."""
+    rules = table.rules.pack()
+    ids, params, agent_fns = table.kernel_arguments()
+    holes, players = table.rules.holes, table.rules.players
+    outputs = [np.zeros((games, holes, players), np.int16), np.zeros((games, holes), np.int16),
+               np.full((games, holes), -1, np.int8), np.zeros((games, holes), np.int8), np.zeros((games, 4), np.int64)]
+    kernel(rules, ids, params, agent_fns, np.uint64(seed), np.uint64(seed + 1), 0, 0, games, *outputs,
+           table.sees_hidden(), *work_arrays(rules))
+    return outputs
+
+
+CASES = [
+    ("greedy,greedy", Rules(holes=3)),
+    ("random,random", Rules(holes=3)),
+    ("greedy:take_gain=1,greedy:blind_swap=3,greedy:fixed_hidden=1",
+     Rules(players=3, four_of_a_kind_bonus=-10, end="one_last_turn")),
+    ("random,random,random,random", Rules(players=4, end="one_last_turn", opening_flips="same_column", decks=1)),
+    ("random,random,random", Rules(players=3, opening_flips="different_columns", jokers="minus2")),
+    ("greedy,greedy,greedy", Rules(players=3, opening_flips="same_column", twos_pair="keep_negative",
+                                   jokers="minus5")),
+    (",".join(["greedy"] * 8), Rules(players=8, decks=1, holes=2)),  # the stock is recycled again and again
+    (",".join(["random"] * 12), Rules(players=12, holes=2)),
+    ("greedy,greedy", Rules(turn_cap=6, holes=2)),  # every deal truncated
+    ("random,random", Rules(turn_cap=5, holes=2)),
+]
+
+
+@pytest.mark.parametrize("agents, rules", CASES, ids=[f"{a[:30]}-{i}" for i, (a, _) in enumerate(CASES)])
+def test_the_compact_kernels_play_exactly_what_the_general_kernel_plays(agents, rules):
+    table = Table.make(agents, rules)
+    ids, _, _ = table.kernel_arguments()
+    compact = kernel_for(ids, table.sees_hidden(), rules.pack())
+    assert compact in (play_games_greedy_compact, play_games_random_compact)
+    general = kernel_outputs(play_games, table, 1500, seed=5)
+    assert general[0].any() and not general[4].any()  # games were played, without an error
+    for a, b in zip(general, kernel_outputs(compact, table, 1500, seed=5), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_the_cases_reach_every_way_a_deal_ends_that_the_rules_allow():
+    reasons = set()
+    for agents, rules in CASES:
+        table = Table.make(agents, rules)
+        reasons |= set(np.unique(kernel_outputs(play_games, table, 300, seed=5)[3]).tolist())
+    assert reasons == {1, 3}  # went out, truncated (a pack never leaves an empty stock and one discard)
+
+
+@pytest.mark.parametrize("agents, rules, expected", [
+    ("greedy,greedy", Rules(reveal_instead_of_draw=True), play_games_greedy),
+    ("greedy,greedy", Rules(discard_and_flip="may"), play_games_greedy),
+    ("random,random", Rules(discard_and_flip="must"), play_games_random),
+    ("random,random", Rules(end="one_last_turn", four_of_a_kind_bonus=-5), play_games_random_compact),
+    ("greedy,random", Rules(), play_games),
+])
+def test_rules_the_compact_kernels_do_not_play_go_to_the_other_kernels(agents, rules, expected):
+    table = Table.make(agents, rules)
+    ids, _, _ = table.kernel_arguments()
+    assert kernel_for(ids, table.sees_hidden(), rules.pack()) is expected
