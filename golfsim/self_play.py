@@ -64,16 +64,19 @@ def compact_rules(rules: np.ndarray) -> bool:
 
 
 @leaf
-def _take_top(stock, deal_rng, stock_n):
-    """The top card of a stock of ``stock_n`` cards after its Fisher-Yates step (``engine._take_top`` with every
-    slot still to be shuffled, which is always the case for a pack shuffled from the deal stream)."""
+def _fix_top(stock, deal_rng, stock_n, cursor):
+    """Fix the top card of a stock of ``stock_n`` cards: the Fisher-Yates step of ``engine._take_top`` for its slot
+    unless the slot is at or above ``cursor`` (already fixed). Returns the new cursor. The deal stream is used for
+    nothing else, so fixing a slot before the card is drawn draws the same numbers in the same order."""
     s = stock_n - 1
-    if s > 0:
-        r = s - below(deal_rng, 0, s + 1)
-        t = stock[s]
-        stock[s] = stock[r]
-        stock[r] = t
-    return stock[s]
+    if s < cursor:
+        if s > 0:
+            r = s - below(deal_rng, 0, s + 1)
+            t = stock[s]
+            stock[s] = stock[r]
+            stock[r] = t
+        return s
+    return cursor
 
 
 @leaf
@@ -140,14 +143,19 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
         for i in range(n):
             stock[i] = pack[i]
         top = n
+        cursor = n
         for k in range(6):
             p = first
             for _ in range(players):
-                layout[p * 6 + k] = _take_top(stock, deal_rng, top)
+                cursor = _fix_top(stock, deal_rng, top, cursor)
                 top -= 1
+                layout[p * 6 + k] = stock[top]
                 p = next_seat(p, players)
-        card = _take_top(stock, deal_rng, top)
+        cursor = _fix_top(stock, deal_rng, top, cursor)
         stock_n = top - 1
+        card = stock[stock_n]
+        if stock_n > 0:  # the top card is always fixed ahead of its draw, off the turn's critical path
+            cursor = _fix_top(stock, deal_rng, stock_n, cursor)
         discard[0] = card
         discard_n = 1
         unseen_cards = n - 1
@@ -195,12 +203,22 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 discard[0] = discard[m]
                 discard_n = 1
                 stock_n = m
+                cursor = _fix_top(stock, deal_rng, m, m)
                 recycles += 1
             turn += 1
             base = 6 * p
             if agent == RANDOM_ID:
                 action = below(agent_rng, p, 7)
             else:
+                # greedy's choice for the stock card is worked out before it decides whether to draw: fixing the
+                # top card early changes nothing (see _fix_top), and the two decisions then run side by side in
+                # the processor instead of one after the other
+                cursor = _fix_top(stock, deal_rng, stock_n, cursor)
+                drawn = stock[stock_n - 1]
+                seen = 1 if recycles == 0 else 0  # a stock card is seen when drawn, unless it was recycled
+                h = hidden_worth(params[p], unseen_cards - seen, unseen_points - seen * rules[R_POINTS + drawn],
+                                 recycles, turn, turn_cap)
+                h_drawn = h
                 h = hidden_worth(params[p], unseen_cards, unseen_points, recycles, turn, turn_cap)
                 action = start_choice(view, rules, base, params[p], h, discard[discard_n - 1], stock_n)
             if 0 <= action < DRAW_STOCK:
@@ -208,16 +226,18 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 card = discard[discard_n]
                 k = action
             elif action == DRAW_STOCK and stock_n > 0:
-                card = _take_top(stock, deal_rng, stock_n)
+                cursor = _fix_top(stock, deal_rng, stock_n, cursor)
                 stock_n -= 1
+                card = stock[stock_n]
+                if stock_n > 0:
+                    cursor = _fix_top(stock, deal_rng, stock_n, cursor)
                 if recycles == 0:
                     unseen_cards -= 1
                     unseen_points -= rules[R_POINTS + card]
                 if agent == RANDOM_ID:
                     action = PLACE_DRAWN + below(agent_rng, p, 7)
                 else:
-                    h = hidden_worth(params[p], unseen_cards, unseen_points, recycles, turn, turn_cap)
-                    action = hold_choice(view, rules, base, params[p], h, card)
+                    action = hold_choice(view, rules, base, params[p], h_drawn, card)
                 if not PLACE_DRAWN <= action <= THROW_DRAWN:
                     _fail(error, hole, p, action, HOLD)
                     return
