@@ -8,6 +8,8 @@ There are two routes, chosen for speed where it pays and for compile time where 
   greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers). When one of
   them plays every seat, :func:`golfsim.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as a
   constant, so the dispatch folds away (:func:`golfsim.simulate.play_games_greedy`, ``play_games_random``).
+  Under rules without ``reveal_instead_of_draw`` or ``discard_and_flip`` the compact kernels of
+  :mod:`golfsim.self_play` play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
 - *By pointer*: every agent registered with :func:`~agents.base.register_compiled_agent` -- ``ev``,
   ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
   ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so an agent's code

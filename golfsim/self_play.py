@@ -55,6 +55,9 @@ from golfsim.worlds import MAX_CARDS, stack_like
 
 NUM_RANKS = 14
 LAYOUT_SIZE = 6 * MAX_PLAYERS
+SEAT_MASK = 15
+"""``p & SEAT_MASK == p`` for every seat; indexing with ``6 * (p & SEAT_MASK) + k`` lets the compiler see that the
+index is not negative and drop Numba's wraparound for negative indices (a compare and a select per access)."""
 
 
 def compact_rules(rules: np.ndarray) -> bool:
@@ -165,7 +168,7 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
         # the opening flips, two per player from the first
         p = first
         for _ in range(players):
-            base = 6 * p
+            base = 6 * (p & SEAT_MASK)
             flipped = -1
             for _ in range(2):
                 if agent == RANDOM_ID:
@@ -206,19 +209,17 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 cursor = _fix_top(stock, deal_rng, m, m)
                 recycles += 1
             turn += 1
-            base = 6 * p
+            base = 6 * (p & SEAT_MASK)
             if agent == RANDOM_ID:
                 action = below(agent_rng, p, 7)
             else:
-                # greedy's choice for the stock card is worked out before it decides whether to draw: fixing the
-                # top card early changes nothing (see _fix_top), and the two decisions then run side by side in
-                # the processor instead of one after the other
+                # the worth of a face-down card once the stock's top card is drawn, worked out now (the card is
+                # fixed ahead, see _fix_top): its division then runs beside the START decision, not after the draw
                 cursor = _fix_top(stock, deal_rng, stock_n, cursor)
                 drawn = stock[stock_n - 1]
                 seen = 1 if recycles == 0 else 0  # a stock card is seen when drawn, unless it was recycled
-                h = hidden_worth(params[p], unseen_cards - seen, unseen_points - seen * rules[R_POINTS + drawn],
-                                 recycles, turn, turn_cap)
-                h_drawn = h
+                h_drawn = hidden_worth(params[p], unseen_cards - seen, unseen_points - seen * rules[R_POINTS + drawn],
+                                       recycles, turn, turn_cap)
                 h = hidden_worth(params[p], unseen_cards, unseen_points, recycles, turn, turn_cap)
                 action = start_choice(view, rules, base, params[p], h, discard[discard_n - 1], stock_n)
             if 0 <= action < DRAW_STOCK:
