@@ -57,17 +57,31 @@ def agent_state(agent_seed, game, seat):
 
 
 @leaf
+def advance(state):
+    """``(next state, 64 random bits)`` of a stream whose state is ``state``: what :func:`next_u64` does to a state
+    held in an array, for a state kept in a local variable (a register rather than memory)."""
+    s = np.uint64(state) + GOLDEN
+    return s, mix64(s)
+
+
+@leaf
+def bits_below(bits, n):
+    """A uniform integer in ``[0, n)`` from 64 random bits (Lemire's multiply-shift on the high 32; n < 2**32)."""
+    return np.int64(((bits >> _S32) * np.uint64(n)) >> _S32)
+
+
+@leaf
 def next_u64(rng, i):
     """Advance stream ``rng[i]`` and return its next 64 random bits."""
-    s = rng[i] + GOLDEN
+    s, bits = advance(rng[i])
     rng[i] = s
-    return mix64(s)
+    return bits
 
 
 @leaf
 def below(rng, i, n):
     """A uniform integer in ``[0, n)`` from stream ``rng[i]`` (Lemire's multiply-shift; n < 2**32)."""
-    return np.int64(((next_u64(rng, i) >> _S32) * np.uint64(n)) >> _S32)
+    return bits_below(next_u64(rng, i), n)
 
 
 @leaf

@@ -50,7 +50,7 @@ from golfsim.kernel_spec import (
     TRUNCATED,
     WENT_OUT,
 )
-from golfsim.rng import agent_state, below, deal_state
+from golfsim.rng import advance, agent_state, below, bits_below, deal_state
 from golfsim.worlds import MAX_CARDS, stack_like
 
 NUM_RANKS = 14
@@ -67,19 +67,21 @@ def compact_rules(rules: np.ndarray) -> bool:
 
 
 @leaf
-def _fix_top(stock, deal_rng, stock_n, cursor):
-    """Fix the top card of a stock of ``stock_n`` cards: the Fisher-Yates step of ``engine._take_top`` for its slot
-    unless the slot is at or above ``cursor`` (already fixed). Returns the new cursor. The deal stream is used for
-    nothing else, so fixing a slot before the card is drawn draws the same numbers in the same order."""
+def _fix_top(stock, state, stock_n, cursor):
+    """Fix the top card of a stock of ``stock_n`` cards: the Fisher-Yates step of ``engine._take_top`` for its slot,
+    drawn from the deal stream at ``state``, unless the slot is at or above ``cursor`` (already fixed). Returns the
+    new cursor and stream state. The deal stream is used for nothing else, so fixing a slot before its card is
+    drawn draws the same numbers in the same order."""
     s = stock_n - 1
     if s < cursor:
         if s > 0:
-            r = s - below(deal_rng, 0, s + 1)
+            state, bits = advance(state)
+            r = s - bits_below(bits, s + 1)
             t = stock[s]
             stock[s] = stock[r]
             stock[r] = t
-        return s
-    return cursor
+        return s, state
+    return cursor, state
 
 
 @leaf
@@ -127,7 +129,7 @@ def _fail(error, hole, p, action, phase):
 
 @leaf
 def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error,
-                 deal_rng, agent_rng, pack, layout, view, stock, discard, agent):
+                 agent_rng, pack, layout, view, stock, discard, agent):
     """Play every hole of game ``game`` with ``agent`` (``GREEDY_ID`` or ``RANDOM_ID``, a constant) at every seat;
     the outputs as :func:`golfsim.simulate.play_game` writes them. ``pack`` is the unshuffled pack (ranks in
     ascending order, as ``engine.deal_shuffled`` lays it out); ``layout .. discard`` are work arrays."""
@@ -141,7 +143,7 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
             agent_rng[p] = agent_state(agent_seed, game, p)
     for hole in range(rules[R_HOLES]):
         # the deal: engine.deal_shuffled
-        deal_rng[0] = deal_state(deal_seed, game, hole)
+        state = deal_state(deal_seed, game, hole)  # the deal stream's state, in a local variable
         first = hole % players
         for i in range(n):
             stock[i] = pack[i]
@@ -150,15 +152,15 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
         for k in range(6):
             p = first
             for _ in range(players):
-                cursor = _fix_top(stock, deal_rng, top, cursor)
+                cursor, state = _fix_top(stock, state, top, cursor)
                 top -= 1
                 layout[p * 6 + k] = stock[top]
                 p = next_seat(p, players)
-        cursor = _fix_top(stock, deal_rng, top, cursor)
+        cursor, state = _fix_top(stock, state, top, cursor)
         stock_n = top - 1
         card = stock[stock_n]
         if stock_n > 0:  # the top card is always fixed ahead of its draw, off the turn's critical path
-            cursor = _fix_top(stock, deal_rng, stock_n, cursor)
+            cursor, state = _fix_top(stock, state, stock_n, cursor)
         discard[0] = card
         discard_n = 1
         unseen_cards = n - 1
@@ -206,7 +208,7 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 discard[0] = discard[m]
                 discard_n = 1
                 stock_n = m
-                cursor = _fix_top(stock, deal_rng, m, m)
+                cursor, state = _fix_top(stock, state, m, m)
                 recycles += 1
             turn += 1
             base = 6 * (p & SEAT_MASK)
@@ -215,7 +217,7 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
             else:
                 # the worth of a face-down card once the stock's top card is drawn, worked out now (the card is
                 # fixed ahead, see _fix_top): its division then runs beside the START decision, not after the draw
-                cursor = _fix_top(stock, deal_rng, stock_n, cursor)
+                cursor, state = _fix_top(stock, state, stock_n, cursor)
                 drawn = stock[stock_n - 1]
                 seen = 1 if recycles == 0 else 0  # a stock card is seen when drawn, unless it was recycled
                 h_drawn = hidden_worth(params[p], unseen_cards - seen, unseen_points - seen * rules[R_POINTS + drawn],
@@ -227,11 +229,11 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 card = discard[discard_n]
                 k = action
             elif action == DRAW_STOCK and stock_n > 0:
-                cursor = _fix_top(stock, deal_rng, stock_n, cursor)
+                cursor, state = _fix_top(stock, state, stock_n, cursor)
                 stock_n -= 1
                 card = stock[stock_n]
                 if stock_n > 0:
-                    cursor = _fix_top(stock, deal_rng, stock_n, cursor)
+                    cursor, state = _fix_top(stock, state, stock_n, cursor)
                 if recycles == 0:
                     unseen_cards -= 1
                     unseen_points -= rules[R_POINTS + card]
@@ -306,7 +308,7 @@ def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed,
     _pack_of(rules, pack)
     for i in range(lo, hi):
         compact_game(rules, params, deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i],
-                     reasons[i], errors[i], deal_rng, agent_rng, pack, layout, view, stock, discard, GREEDY_ID)
+                     reasons[i], errors[i], agent_rng, pack, layout, view, stock, discard, GREEDY_ID)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -326,4 +328,4 @@ def play_games_random_compact(rules_in, agent_ids, params, agent_fns, deal_seed,
     _pack_of(rules, pack)
     for i in range(lo, hi):
         compact_game(rules, params, deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i],
-                     reasons[i], errors[i], deal_rng, agent_rng, pack, layout, view, stock, discard, RANDOM_ID)
+                     reasons[i], errors[i], agent_rng, pack, layout, view, stock, discard, RANDOM_ID)
