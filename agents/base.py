@@ -141,13 +141,18 @@ class AgentChoice:
         return self.spec.name
 
     @property
-    def label(self) -> str:
-        """Name plus every parameter that differs from its default."""
+    def spec_string(self) -> str:
+        """The agent as written on a command line: name plus every parameter that differs from its default
+        (``"ev:watch_discard=0.46"``); it parses back to this choice."""
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True) if v != p.default
         ]
-        label = self.spec.name + (":" + ",".join(changed) if changed else "")
-        return label + SEES_HIDDEN_MARK if self.spec.sees_hidden else label
+        return self.spec.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def label(self) -> str:
+        """:attr:`spec_string`, marked when the agent sees hidden cards (:data:`SEES_HIDDEN_MARK`)."""
+        return self.spec_string + SEES_HIDDEN_MARK if self.spec.sees_hidden else self.spec_string
 
     def param_vector(self) -> np.ndarray:
         """The float64 parameter vector of length ``MAX_PARAMS`` that the compiled agent reads."""

@@ -1,7 +1,8 @@
 """Benchmarks of the game object and the decision logs (the numbers quoted in the README come from here).
 
 ``python -m golfsim.bench_game step`` times compiled bots called from the step API; ``python -m golfsim.bench_game
-log`` times a tournament with and without ``--log`` and measures the log's size and the run's peak memory.
+log [DEAL_SETS [THREADS]]`` times a tournament with and without ``--log`` (medians of 5 alternating runs) and
+measures the log's size and the run's peak memory.
 """
 
 from __future__ import annotations
@@ -38,11 +39,13 @@ def step_api_per_decision(agent: str = "ev", decisions: int = 20_000, seed: int 
 
 
 def tournament_with_and_without_log(games: int = 20_000, agents: str = "ev,greedy", threads: int | None = None,
-                                    path: str = "decisions.parquet") -> dict:
-    """Seconds of the same tournament unlogged and logged (each after a warm-up), the log's bytes per decision and
+                                    path: str = "decisions.parquet", repeats: int = 5) -> dict:
+    """Seconds of the same tournament unlogged and logged (medians of ``repeats`` runs after a warm-up, the two
+    alternating so that a change in the machine's load touches both), their ratio, the log's bytes per decision and
     this process's peak resident memory."""
     import os
     import resource
+    import statistics
 
     from golfsim.tournament import run_tournament, split_agents
     from golfsim.trace import read_log
@@ -50,17 +53,22 @@ def tournament_with_and_without_log(games: int = 20_000, agents: str = "ev,greed
     pool = split_agents(agents)
     run_tournament(pool, Rules(), 20, 0, threads=threads)
     run_tournament(pool, Rules(), 20, 0, threads=threads, log=path)
-    start = time.perf_counter()
-    run_tournament(pool, Rules(), games, 0, threads=threads)
-    plain = time.perf_counter() - start
-    start = time.perf_counter()
-    run_tournament(pool, Rules(), games, 0, threads=threads, log=path)
-    logged = time.perf_counter() - start
+    plain, logged = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run_tournament(pool, Rules(), games, 0, threads=threads)
+        plain.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        run_tournament(pool, Rules(), games, 0, threads=threads, log=path)
+        logged.append(time.perf_counter() - start)
     log = read_log(path)
     decisions = log.meta["rows"] - log.meta["deal_sets"] * len(log.meta["seatings"]) * log.rules.holes
-    return {"games": games * len(pool), "unlogged_s": plain, "logged_s": logged, "speed_ratio": plain / logged,
+    plain_s, logged_s = statistics.median(plain), statistics.median(logged)
+    return {"games": games * len(pool), "unlogged_s": plain_s, "logged_s": logged_s, "speed_ratio": plain_s / logged_s,
+            "ratios": "/".join(f"{a / b:.2f}" for a, b in zip(plain, logged, strict=True)),
             "decisions": decisions, "bytes_per_decision": os.path.getsize(path) / decisions,
-            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "load_1min": os.getloadavg()[0]}
 
 
 def main(argv: list[str]) -> None:
@@ -71,8 +79,10 @@ def main(argv: list[str]) -> None:
             print(f"{agent:13s} decide+step {r['decide_and_step_us']:6.1f} us   decide {r['decide_us']:5.1f} us")
     elif what == "log":
         games = int(argv[1]) if len(argv) > 1 else 20_000
-        r = tournament_with_and_without_log(games)
-        print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" for k, v in r.items()))
+        threads = int(argv[2]) if len(argv) > 2 else None
+        r = tournament_with_and_without_log(games, threads=threads)
+        print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" if isinstance(v, int)
+                        else f"{k} {v}" for k, v in r.items()))
     else:
         raise SystemExit(f"unknown benchmark {what!r}; choose step or log")
 

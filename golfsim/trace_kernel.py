@@ -5,10 +5,12 @@ written into preallocated column arrays (no Python per decision). It calls the s
 ``agents.dispatch.decide`` with the same streams, so it plays identical games; ``tests/test_trace.py`` checks that
 against the batch kernel.
 
-Record columns (rows of ``rec``, int16; index constants below): kind (0 decision, 1 deal end), hole, turn, seat,
-phase, action, card (the card that moved or was revealed, as :class:`golfsim.game.Event` defines it), discard top
-before the move, the acting player's six view cards before the move (-1 face down), and for a deal end: who went out
-and the end reason. ``rec_game`` holds the batch row of the game; ``rec_scores`` the deal scores of a deal end.
+Record columns, written in the types the log stores so that the writer wraps them without converting: ``rec``
+(int8; index constants below) holds kind (0 decision, 1 deal end), seat, phase, action, card (the card that moved or
+was revealed, as :class:`golfsim.game.Event` defines it; -1 for none), discard top before the move, the acting
+player's six view cards before the move (-1 face down), and for a deal end: who went out and the end reason. On a
+deal end the decision fields are -1 and the phase is ``done``. ``rec_hole_turn`` (int16) holds hole and turn,
+``rec_game`` (int32) the batch row of the game and ``rec_scores`` (int16) the deal scores of a deal end.
 """
 
 from __future__ import annotations
@@ -42,10 +44,12 @@ from golfsim.kernel_spec import (
 from golfsim.rng import agent_state, deal_state
 from golfsim.worlds import fill_sight
 
-KIND, HOLE_COL, TURN_COL, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(9)
+KIND, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(7)
 WENT_OUT_COL = VIEW0 + 6
 REASON_COL = WENT_OUT_COL + 1
 RECORD_FIELDS = REASON_COL + 1
+HOLE_COL, TURN_COL = 0, 1
+"""Rows of ``rec_hole_turn``."""
 DECISION, DEAL_END = 0, 1
 
 
@@ -68,7 +72,7 @@ def _moved_card(pub, hid, rules, p, phase, action):
 @leaf
 def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                      deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
-                     rec, rec_game, rec_scores, row, game_row):
+                     rec, rec_hole_turn, rec_game, rec_scores, row, game_row):
     """Play every hole of game ``game`` like ``simulate.play_game``, recording from row ``row``; return the next
     free row. Seats with ``sees[p]`` are given ``sight`` (the true state after the public one), as there."""
     players = rules[R_PLAYERS]
@@ -95,8 +99,8 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
                 return row
             phase = pub[PHASE]
             rec[KIND, row] = DECISION
-            rec[HOLE_COL, row] = h
-            rec[TURN_COL, row] = pub[TURN]
+            rec_hole_turn[HOLE_COL, row] = h
+            rec_hole_turn[TURN_COL, row] = pub[TURN]
             rec[SEAT, row] = p
             rec[PHASE_COL, row] = phase
             rec[ACTION, row] = a
@@ -113,8 +117,8 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
             row += 1
         deal_scores(hid, rules, scores)
         rec[KIND, row] = DEAL_END
-        rec[HOLE_COL, row] = h
-        rec[TURN_COL, row] = pub[TURN]
+        rec_hole_turn[HOLE_COL, row] = h
+        rec_hole_turn[TURN_COL, row] = pub[TURN]
         rec[SEAT, row] = -1
         rec[PHASE_COL, row] = DONE
         rec[ACTION, row] = -1
@@ -139,7 +143,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
 @njit(cache=True, _nrt=False, nogil=True)
 def play_logged_games(rules, agent_ids, params, agent_fns, sees, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores,
-                      sight, rec, rec_game, rec_scores, game_rows):
+                      sight, rec, rec_hole_turn, rec_game, rec_scores, game_rows):
     """Play games ``first_game + lo ..`` into rows ``lo ..`` of the outputs while the record arrays have room for
     a whole game (``game_rows`` records, the most a game can take); return ``(games played up to, rows used)``.
 
@@ -151,7 +155,7 @@ def play_logged_games(rules, agent_ids, params, agent_fns, sees, deal_seed, agen
     while i < hi and row + game_rows <= capacity:
         row = play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                                deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i],
-                               reasons[i], errors[i], sees, sight, rec, rec_game, rec_scores, row, i)
+                               reasons[i], errors[i], sees, sight, rec, rec_hole_turn, rec_game, rec_scores, row, i)
         i += 1
         if errors[i - 1, 0] != 0:
             break

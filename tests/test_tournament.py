@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import shlex
 from collections import Counter
 
 import numba
@@ -392,4 +393,14 @@ def test_config_reruns_the_same_tournament():
     cfg = res.config
     again = run_tournament(cfg["agent_specs"], Rules(**cfg["rules"]), cfg["games"], cfg["seed"],
                            schedule=cfg["schedule"], anchor=cfg["anchor"], seating=cfg["seating"])
+    pd.testing.assert_frame_equal(res.standings, again.standings)
+
+
+def test_the_rerun_command_names_an_agent_that_sees_hidden_cards_by_its_spec_not_its_marked_label():
+    res = run_tournament("greedy,oracle:samples=2", Rules(players=2, holes=1), games=4, seed=3)
+    assert "oracle:samples=2 (sees hidden cards)" in res.standings["agent"].tolist()
+    argv = shlex.split(res.config["command"])
+    agents = argv[argv.index("--agents") + 1]
+    assert agents == "greedy,oracle:samples=2" and res.config["agent_specs"] == ["greedy", "oracle:samples=2"]
+    again = run_tournament(agents, Rules(players=2, holes=1), games=4, seed=3)
     pd.testing.assert_frame_equal(res.standings, again.standings)

@@ -1,6 +1,7 @@
 """Decision logs: the logging loop plays the simulator's games, the logged actions replay to the logged scores, and
 the files open in pandas, polars and duckdb."""
 
+import json
 import subprocess
 import sys
 
@@ -8,6 +9,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from numba import njit
 
@@ -18,7 +21,7 @@ from golfsim.env import GolfEnv
 from golfsim.errors import IllegalActionError
 from golfsim.game import Game
 from golfsim.kernel_spec import DRAW_STOCK, OPEN, PHASE, START
-from golfsim.rules import Rules
+from golfsim.rules import Rules, action_name
 from golfsim.simulate import Table, iter_batches, simulate
 from golfsim.tournament import run_tournament
 from golfsim.trace import DecisionLog, LogError, log_games, read_log, replay_deal, scorecard, write_game
@@ -93,9 +96,45 @@ def test_every_decision_has_its_row(tmp_path):
         rows = frame[(frame["game"] == game) & (frame["kind"] == "decision")]
         events = [e for e in g.history if e.kind == "action"]
         assert rows["action"].tolist() == [e.action for e in events]
-        assert rows["card"].fillna(-1).tolist() == [e.card for e in events]
+        assert rows["card"].tolist() == [e.card for e in events]
         assert rows["phase"].astype(str).tolist() == [e.phase for e in events]
         assert rows["agent"].astype(str).tolist() == [["greedy", "random"][e.player] for e in events]
+
+
+DECISION_COLUMNS = ["seat", "agent", "phase", "action", "card", "discard_top"] + [f"view_{k}" for k in range(6)]
+DEAL_END_COLUMNS = ["went_out", "end_reason", "score_0", "score_1", "score_2"]
+
+
+def test_decision_columns_hold_minus_one_on_a_deal_end_and_deal_end_columns_are_null_on_decisions(tmp_path):
+    rules = Rules(players=3, holes=2, reveal_instead_of_draw=True, discard_and_flip="may")  # passes happen
+    frame = read_log(log_games(["random", "ev", "greedy"], tmp_path / "log.parquet", rules, games=30, seed=3)).frame()
+    decisions, ends = frame[frame["kind"] == "decision"], frame[frame["kind"] == "deal_end"]
+    assert len(ends) == 30 * 2
+    assert not decisions[DECISION_COLUMNS].isna().any().any()
+    assert decisions[DEAL_END_COLUMNS].isna().all().all()
+    assert not ends[DEAL_END_COLUMNS].isna().any().any()
+    assert (ends[["seat", "action", "card"] + [f"view_{k}" for k in range(6)]] == -1).all().all()
+    assert set(ends["phase"].astype(str)) == {"done"} and ends["agent"].isna().all()
+    passes = decisions[decisions["action"].map(lambda a: action_name(int(a)) == "pass")]
+    assert len(passes) > 0 and (passes["card"] == -1).all()
+
+
+def test_a_version_1_log_with_nulls_in_the_decision_columns_still_replays(tmp_path):
+    rules = Rules(holes=1)
+    g = Game(rules, seed=6, game=2)
+    g.play(["greedy", "random"])
+    frame = read_log(write_game(tmp_path / "v2.parquet", g, ["greedy", "random"])).frame()
+    end = frame["kind"] == "deal_end"
+    for name in ["seat", "action", "card", "phase"] + [f"view_{k}" for k in range(6)]:
+        frame[name] = frame[name].mask(end)  # how version 1 wrote a deal end
+    meta = read_log(tmp_path / "v2.parquet").meta | {"version": 1}
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({golfsim.trace.META_KEY: json.dumps(meta)})
+    pq.write_table(table, tmp_path / "v1.parquet")
+    log = read_log(tmp_path / "v1.parquet")
+    moves, end_row = replay_deal(log, 2, 0)
+    assert [m.event.action for m in moves] == [e.action for e in g.history if e.kind == "action"]
+    assert scorecard(log, 2).loc["total"].tolist() == g.totals.tolist()
 
 
 def test_logs_open_in_pandas_polars_and_duckdb_without_conversion(tmp_path):

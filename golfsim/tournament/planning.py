@@ -281,7 +281,7 @@ class TournamentPlan:
     def command(self) -> str:
         """The command line that reruns this tournament (:func:`rerun_command`)."""
         anchor = self.labels[self.anchor_index] if self.anchor_index is not None else None
-        return rerun_command(self.labels, [c.label for c in self.choices], self.rules, self.games, self.seed,
+        return rerun_command(self.labels, [c.spec_string for c in self.choices], self.rules, self.games, self.seed,
                              self.schedule, anchor, self.seating, self.confidence)
 
 

@@ -239,7 +239,7 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
     config = {
         "golfsim_version": golfsim.__version__,
         "agents": labels,
-        "agent_specs": [c.label for c in choices],
+        "agent_specs": [c.spec_string for c in choices],
         "agent_params": [c.param_dict() for c in choices],
         "players": players,
         "rules": rules.to_dict(),
