@@ -67,3 +67,27 @@ def test_rules_the_compact_kernels_do_not_play_go_to_the_other_kernels(agents, r
     table = Table.make(agents, rules)
     ids, _, _ = table.kernel_arguments()
     assert kernel_for(ids, table.sees_hidden(), rules.pack()) is expected
+
+
+@pytest.mark.parametrize("opening", ["any", "same_column", "different_columns"])
+def test_the_compact_opening_check_allows_exactly_what_the_engine_allows(opening):
+    from golfsim.engine import deal_shuffled, is_legal
+    from golfsim.rules import CURRENT, FLIP, OPEN, OPEN_FIRST, PHASE, R_OFF_VIEW, R_OPENING
+    from golfsim.self_play import _opening_legal
+
+    rules = Rules(opening_flips=opening)
+    packed = rules.pack()
+    pub, hid, deal_rng, _, totals, _, _ = work_arrays(packed)
+    deal_rng[0] = 11
+    deal_shuffled(pub, hid, packed, deal_rng, 0, 0, totals)
+    assert pub[PHASE] == OPEN and pub[CURRENT] == 0  # the opening, seat 0 to flip
+    base = packed[R_OFF_VIEW]
+    view = np.full(6, -1, dtype=np.int32)
+    for face_up in range(64):  # every pattern of face-up positions, every first flip
+        for k in range(6):
+            view[k] = 5 if face_up >> k & 1 else -1
+            pub[base + k] = view[k]
+        for first in range(-1, 6):
+            pub[OPEN_FIRST] = first
+            for k in range(6):
+                assert _opening_legal(view, 0, k, first, packed[R_OPENING]) == is_legal(pub, packed, FLIP + k)
