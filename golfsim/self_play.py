@@ -9,7 +9,7 @@ dispatches through ``pub``.
 
 They play exactly the games :func:`golfsim.simulate.play_games` plays (the same deal stream and lazy shuffle, the
 same agent streams, the same decisions through the agents' own leaves, ``agents.greedy.start_choice`` and
-``hold_choice``), so results do not depend on which kernel ran; ``tests/test_simulate.py`` compares them over the
+``hold_choice``), so results do not depend on which kernel ran; ``tests/test_self_play.py`` compares them over the
 rule variants. They cover the rules :func:`compact_rules` accepts: no ``reveal_instead_of_draw`` and no
 ``discard_and_flip`` (every other option, player count and deck count included); other rules use the self-play
 kernels of :mod:`golfsim.simulate`. Every action is still checked against the rules as ``engine.is_legal`` does
