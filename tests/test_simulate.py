@@ -9,6 +9,7 @@ import pytest
 from golfsim.env import GolfEnv, play_game
 from golfsim.rules import Rules
 from golfsim.simulate import Table, iter_batches, simulate, win_shares
+from tests.kernel_outputs import kernel_outputs
 
 
 def test_results_are_dataframes_a_researcher_can_use():
@@ -128,20 +129,6 @@ def test_a_long_game_builds_its_tables_without_a_pandas_warning():
     assert (holes.sum(axis=1) == result.players["total"].to_numpy()).all()
 
 
-def _kernel_outputs(kernel, table: Table, games: int, seed: int) -> list[np.ndarray]:
-    """Every output array of one call of ``kernel`` for ``games`` games of ``table``."""
-    from golfsim.simulate import work_arrays
-
-    rules = table.rules.pack()
-    ids, params, agent_fns = table.kernel_arguments()
-    holes, players = table.rules.holes, table.rules.players
-    outputs = [np.zeros((games, holes, players), np.int16), np.zeros((games, holes), np.int16),
-               np.full((games, holes), -1, np.int8), np.zeros((games, holes), np.int8), np.zeros((games, 4), np.int64)]
-    kernel(rules, ids, params, agent_fns, np.uint64(seed), np.uint64(seed + 1), 0, 0, games, *outputs,
-           table.sees_hidden(), *work_arrays(rules))
-    return outputs
-
-
 @pytest.mark.parametrize("agents, rules", [
     ("greedy,greedy", Rules(holes=3)),
     ("greedy:take_gain=1,greedy:blind_swap=3,greedy:fixed_hidden=1", Rules(players=3, discard_and_flip="may",
@@ -157,8 +144,8 @@ def test_the_self_play_kernels_play_exactly_what_the_general_kernel_plays(agents
     ids, _, _ = table.kernel_arguments()
     self_play = kernel_for(ids, table.sees_hidden())
     assert self_play is not play_games
-    general = _kernel_outputs(play_games, table, 400, seed=5)
-    special = _kernel_outputs(self_play, table, 400, seed=5)
+    general = kernel_outputs(play_games, table, 400, seed=5)
+    special = kernel_outputs(self_play, table, 400, seed=5)
     assert general[0].any()  # games were played
     for a, b in zip(general, special, strict=True):
         np.testing.assert_array_equal(a, b)
