@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 
+from golfsim.bench_tasks import print_result
 from golfsim.env import GolfEnv
 from golfsim.rules import Rules
 
@@ -45,30 +46,21 @@ def tournament_with_and_without_log(games: int = 20_000, agents: str = "ev,greed
     this process's peak resident memory."""
     import os
     import resource
-    import statistics
 
+    from golfsim.bench_tasks import alternate_runs
     from golfsim.tournament import run_tournament, split_agents
     from golfsim.trace import read_log
 
     pool = split_agents(agents)
-    run_tournament(pool, Rules(), 20, 0, threads=threads)
-    run_tournament(pool, Rules(), 20, 0, threads=threads, log=path)
-    plain, logged = [], []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run_tournament(pool, Rules(), games, 0, threads=threads)
-        plain.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        run_tournament(pool, Rules(), games, 0, threads=threads, log=path)
-        logged.append(time.perf_counter() - start)
+    runs = alternate_runs(lambda: run_tournament(pool, Rules(), games, 0, threads=threads),
+                          lambda: run_tournament(pool, Rules(), games, 0, threads=threads, log=path), repeats)
     log = read_log(path)
     decisions = log.meta["rows"] - log.meta["deal_sets"] * len(log.meta["seatings"]) * log.rules.holes
-    plain_s, logged_s = statistics.median(plain), statistics.median(logged)
-    return {"games": games * len(pool), "unlogged_s": plain_s, "logged_s": logged_s, "speed_ratio": plain_s / logged_s,
-            "ratios": "/".join(f"{a / b:.2f}" for a, b in zip(plain, logged, strict=True)),
+    return {"games": games * len(pool), "unlogged_s": runs["first_s"], "logged_s": runs["second_s"],
+            "speed_ratio": runs["ratio"], "ratios": runs["ratios"],
             "decisions": decisions, "bytes_per_decision": os.path.getsize(path) / decisions,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "load_1min": os.getloadavg()[0]}
+            "load_1min": runs["load_1min"]}
 
 
 def main(argv: list[str]) -> None:
@@ -81,8 +73,7 @@ def main(argv: list[str]) -> None:
         games = int(argv[1]) if len(argv) > 1 else 20_000
         threads = int(argv[2]) if len(argv) > 2 else None
         r = tournament_with_and_without_log(games, threads=threads)
-        print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" if isinstance(v, int)
-                        else f"{k} {v}" for k, v in r.items()))
+        print_result(r)
     else:
         raise SystemExit(f"unknown benchmark {what!r}; choose step or log")
 

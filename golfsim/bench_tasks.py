@@ -20,7 +20,7 @@ from golfsim.rules import Rules
 DEMO_POOL = "ev,greedy,pair-builder,random"
 
 
-def _alternate(first: Callable[[], object], second: Callable[[], object], repeats: int) -> dict:
+def alternate_runs(first: Callable[[], object], second: Callable[[], object], repeats: int) -> dict:
     """Medians of ``repeats`` alternating runs of two workloads (each warmed up once) and their ratio."""
     first()
     second()
@@ -43,7 +43,7 @@ def threads_scaling(games: int = 5000, threads: int | None = None, repeats: int 
     from golfsim.tournament import run_tournament
 
     n = thread_count(threads)
-    r = _alternate(lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0, threads=1),
+    r = alternate_runs(lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0, threads=1),
                    lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0, threads=n), repeats)
     return {"deal_sets": games, "threads": n, "one_thread_s": r["first_s"], "all_threads_s": r["second_s"],
             "speedup": r["ratio"], "speedups": r["ratios"], "load_1min": r["load_1min"]}
@@ -61,14 +61,14 @@ def dask_against_local(games: int = 5000, workers: int = 2, repeats: int = 5) ->
         remote = run_tournament(DEMO_POOL, Rules(players=2), games, 0, executor=ex)
         if not local.standings.equals(remote.standings):
             raise AssertionError("the LocalCluster's standings differ from the local run's")
-        r = _alternate(lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0),
+        r = alternate_runs(lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0),
                        lambda: run_tournament(DEMO_POOL, Rules(players=2), games, 0, executor=ex), repeats)
     return {"deal_sets": games, "workers": workers, "local_s": r["first_s"], "dask_s": r["second_s"],
             "dask_over_local": r["second_s"] / r["first_s"],
             "runs_local_over_dask": r["ratios"], "load_1min": r["load_1min"]}
 
 
-def _print(result: dict) -> None:
+def print_result(result: dict) -> None:
     print(", ".join(f"{k} {v:,.3f}" if isinstance(v, float) else f"{k} {v:,}" if isinstance(v, int)
                     else f"{k} {v}" for k, v in result.items()))
 
@@ -77,9 +77,9 @@ def main(argv: list[str]) -> None:
     what = argv[0] if argv else "threads"
     games = int(argv[1]) if len(argv) > 1 else 5000
     if what == "threads":
-        _print(threads_scaling(games))
+        print_result(threads_scaling(games))
     elif what == "dask":
-        _print(dask_against_local(games, int(argv[2]) if len(argv) > 2 else 2))
+        print_result(dask_against_local(games, int(argv[2]) if len(argv) > 2 else 2))
     else:
         raise SystemExit(f"unknown benchmark {what!r}; choose threads or dask")
 
