@@ -34,7 +34,7 @@ from numba.extending import typeof_impl
 from agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
 from agents.greedy import greedy_act
 from agents.random_agent import random_act
-from golfsim.jit import leaf, use_keyed_cache
+from golfsim.jit import leaf, use_keyed_cache, with_entry_points
 from golfsim.kernel_spec import MAX_PLAYERS
 
 RANDOM_ID = 0
@@ -84,8 +84,7 @@ def compiled_for_signature(function):
         return function
     if function not in _entries:
         use_keyed_cache()
-        options = {k: v for k, v in function.targetoptions.items() if k != "nopython"}
-        _entries[function] = njit(AGENT_SIGNATURE, cache=True, **options)(function.py_func)
+        _entries[function] = with_entry_points(function, AGENT_SIGNATURE)
     return _entries[function]
 
 
