@@ -34,7 +34,8 @@ from numba.extending import typeof_impl
 from agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
 from agents.greedy import greedy_act
 from agents.random_agent import random_act
-from golfsim.jit import leaf, use_keyed_cache, with_entry_points
+from golfsim.inner_compile import with_entry_points
+from golfsim.jit import leaf, use_keyed_cache
 from golfsim.kernel_spec import MAX_PLAYERS
 
 RANDOM_ID = 0

@@ -15,8 +15,12 @@ kernel's compile), while LLVM compiles each leaf once and inlines the optimised 
 from ``hot`` or ``leaf`` functions, since inlined into a function with reference counting it brings the refcount
 calls back.
 
-Every function that is not a leaf is compiled into its own library, and each caller optimises it again together
-with everything it calls; fewer non-leaf levels between a kernel and its agents mean a shorter first compile.
+Both are compiled only for the compiled code that calls them (:mod:`golfsim.inner_compile`): without entry points,
+once per plain argument type, and never optimised or turned into machine code on their own, since every caller
+optimises their code again with its own. Called from Python, such a function runs a copy of itself compiled with
+entry points. The kernels, the agents called by pointer and every function that allocates are plain
+``njit(cache=True)`` functions: each of those is optimised on its own with everything it calls, so fewer of them
+between a kernel and its agents mean a shorter first compile.
 
 The cache is keyed by the sources
 ---------------------------------
@@ -36,11 +40,10 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from types import FunctionType
 
-from numba import config, njit
-from numba.core import errors, types
-from numba.core.registry import CPUDispatcher
+from numba import config
+
+from golfsim.inner_compile import inner
 
 PACKAGES = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "agents")
 """The source folders whose every ``.py`` file keys the cache: ``golfsim/`` and ``agents/``."""
@@ -112,89 +115,5 @@ def clear_cache() -> int:
     return removed
 
 
-WRAPPER_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-"""Target options that skip the two entry points Numba builds for every compiled function: the CPython wrapper
-(the door for calls from Python) and the C wrapper (the door for calls by pointer). Compiled callers call the
-function itself, so ``hot`` and ``leaf`` functions are compiled without them: building them was about a quarter of
-the first compile of all built-ins (40 -> 31 s)."""
-
-
-def _plain(argument_type):
-    """The type a ``hot`` or ``leaf`` function is compiled for when a compiled caller passes ``argument_type``: a
-    literal becomes its plain type, a signed integer narrower than 64 bits becomes ``int64``."""
-    plain = types.unliteral(argument_type)
-    if isinstance(plain, types.Integer) and plain.signed and plain.bitwidth < 64:
-        return types.int64
-    return plain
-
-
-def _renamed_copy(function, suffix: str):
-    """A copy of the plain-Python ``function`` under another qualified name: Numba names a function's cache files by
-    its qualified name and does not key them by the compile options, so a copy compiled with other options needs
-    cache files of its own."""
-    copy = FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
-                        function.__closure__)
-    copy.__qualname__ = f"{function.__qualname__}{suffix}"
-    copy.__module__ = function.__module__
-    copy.__doc__ = function.__doc__
-    return copy
-
-
-def with_entry_points(dispatcher, signature=None):
-    """A cached dispatcher of ``dispatcher``'s function compiled with both entry points (callable from Python and
-    by pointer), with ``dispatcher``'s other options; compiled for ``signature`` only, when given."""
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in WRAPPER_OPTIONS and k != "nopython"}
-    suffix = "__entry" if signature is None else "__pointer_entry"
-    copy = _renamed_copy(dispatcher.py_func, suffix)
-    if signature is None:
-        return njit(cache=True, **options)(copy)
-    return njit(signature, cache=True, **options)(copy)
-
-
-class InnerDispatcher(CPUDispatcher):
-    """The dispatcher of a ``hot`` or ``leaf`` function: compiled for its compiled callers, without entry points.
-
-    A compiled caller gets one specialisation per plain argument type (:func:`_plain`): a call ``f(pub, 0)`` compiles
-    ``f`` for ``int64``, not once more for each literal. Numba otherwise compiles a separate copy for every literal
-    argument (a loop over six card positions unrolled by hand gave six copies), which after inlining LLVM folds to the
-    same code; one third of the compiled signatures of the built-in agents were such copies. A call whose plain types
-    do not compile (a literal the function needs, say) falls back to the literal types.
-
-    A call from Python goes to :func:`with_entry_points`'s dispatcher of the same function, compiled when first
-    needed and cached apart.
-    """
-
-    _python_entry = None
-
-    def get_call_template(self, args, kws):
-        if self._can_compile:
-            plain_args = tuple(_plain(a) for a in args)
-            plain_kws = {k: _plain(v) for k, v in kws.items()}
-            if plain_args != tuple(args) or plain_kws != kws:
-                try:
-                    return super().get_call_template(plain_args, plain_kws)
-                except errors.TypingError:
-                    pass
-        return super().get_call_template(args, kws)
-
-    def __call__(self, *args, **kwargs):
-        entry = self._python_entry
-        if entry is None:
-            entry = self._python_entry = with_entry_points(self)
-        return entry(*args, **kwargs)
-
-
-def _inner(**options):
-    def compile_mode(function):
-        if config.DISABLE_JIT:
-            return function
-        dispatcher = InnerDispatcher(py_func=function, locals={},
-                                     targetoptions={"nopython": True, "boundscheck": None, **WRAPPER_OPTIONS,
-                                                    **options})
-        dispatcher.enable_caching()
-        return dispatcher
-    return compile_mode
-
-
-hot = _inner(_nrt=False)
-leaf = _inner(_nrt=False, forceinline=True)
+hot = inner(_nrt=False)
+leaf = inner(_nrt=False, forceinline=True)

@@ -25,13 +25,18 @@ import json
 from agents import parse_agent
 from agents.dispatch import pointer_function
 from golfsim.rules import Rules
+from golfsim.self_play import play_games_greedy_compact, play_games_random_compact
 from golfsim.simulate import play_games, simulate
 
 simulate(["greedy", "ev", "random", "pair-builder"], Rules(players=4, holes=2), games=3)
+simulate(["greedy", "greedy"], Rules(holes=2), games=3)
+simulate(["random", "random"], Rules(holes=2), games=3)
 report = {}
 packed = Rules(players=4).pack()
 for name, dispatcher in [("kernel", play_games), ("ev", pointer_function(parse_agent("ev").spec, packed)),
-                         ("pair-builder", pointer_function(parse_agent("pair-builder").spec, packed))]:
+                         ("pair-builder", pointer_function(parse_agent("pair-builder").spec, packed)),
+                         ("greedy compact", play_games_greedy_compact),
+                         ("random compact", play_games_random_compact)]:
     stats = dispatcher.stats
     report[name] = {"hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values())}
 print(json.dumps(report))
@@ -87,6 +92,28 @@ def test_an_edit_to_the_engine_is_played_by_the_next_process_without_clearing_th
     after = int(run_in_new_process(SCORE, cwd=tmp_path, env=env))
     assert after > before + 100 * 20
     assert len(list((tmp_path / "cache").glob("golfsim-*"))) == 2
+
+
+LATER_KERNEL = """
+import json
+from golfsim.rules import Rules
+from golfsim.simulate import play_game, simulate
+scores = simulate(["greedy", "greedy"], Rules(discard_and_flip="may", holes=3), games=40, seed=11).players
+print(json.dumps({"scores": scores["total"].tolist(), "game loop hits": sum(play_game.stats.cache_hits.values())}))
+"""
+
+
+@pytest.mark.slow
+def test_a_kernel_compiled_later_from_cached_leaves_plays_as_one_compiled_from_scratch(tmp_path):
+    # the general kernel caches the game loop (a leaf, kept as bitcode); greedy's self-play kernel for these rules
+    # is compiled in a later process around the cached game loop, and must play exactly as a fresh compile does
+    shared = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "shared"))
+    run_in_new_process("from golfsim.simulate import simulate; simulate(['random', 'greedy'], games=2); print('ok')",
+                       env=shared)
+    later = json.loads(run_in_new_process(LATER_KERNEL, env=shared))
+    fresh = json.loads(run_in_new_process(LATER_KERNEL, env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "new"))))
+    assert later["game loop hits"] == 1 and fresh["game loop hits"] == 0
+    assert later["scores"] == fresh["scores"]
 
 
 def test_cache_clear_removes_every_golfsim_cache_directory(tmp_path):
