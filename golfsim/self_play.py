@@ -290,7 +290,7 @@ def _pack_of(rules, pack):
 
 
 # As in golfsim.simulate, the packed rules are copied into the kernel's stack frame, and the few lines that set up
-# the work arrays are repeated in each kernel rather than shared: every call level is compiled once more.
+# the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
 @njit(cache=True, _nrt=False, nogil=True)
 def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,

@@ -100,9 +100,10 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 
 # Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game
 # state cannot change them, and keeps the offsets and options it needs in registers instead of reading them again
-# after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function:
-# every function between a kernel and the game loop is compiled and optimised with the whole loop once more
-# (4 to 5 s of processor time for the first run of all built-ins).
+# after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function: an
+# njit function between a kernel and the game loop is optimised with the whole loop once more (4 to 5 s of
+# processor time for the first run of all built-ins, measured before leaves were compiled inline-only, see
+# golfsim.inner_compile), and the stack copy must live in the kernel's own frame.
 @njit(cache=True, _nrt=False, nogil=True)
 def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
