@@ -61,7 +61,14 @@ class InlineOnlyLibrary(JITCodeLibrary):
     libraries do for a function compiled without a CPython wrapper."""
 
     def _optimize_final_module(self):
-        pass  # each caller optimises this code with its own
+        """Nothing, unless the module holds a dynamic global: then Numba's full optimisation.
+
+        Each caller optimises this code with its own. But Numba lowers a dispatcher passed as an argument (ev hands
+        its valuation functions to ``ev_decide``) as its address, a "dynamic global", and refuses to cache a library
+        that holds one; it is gone once the callee is inlined and the argument found unused.
+        """
+        if any(g.name.startswith("numba.dynamic.globals") for g in self._final_module.global_variables):
+            super()._optimize_final_module()
 
     def _finalize_final_module(self):
         self._finalize_dynamic_globals()

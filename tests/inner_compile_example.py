@@ -29,3 +29,19 @@ def sum_of_twice(n):
 def add_twice_to_itself(n):
     """``n + 2 * n``, through the hot function ``add_twice`` (compiled after ``sum_of_twice``)."""
     return add_twice(n, n)
+
+
+@leaf
+def apply(function, x):
+    return function(x)
+
+
+@hot
+def twice_by_value(x):
+    """``twice`` handed to ``apply`` as a value: Numba lowers the dispatcher as its address (a dynamic global)."""
+    return apply(twice, x)
+
+
+@njit(cache=True)
+def call_twice_by_value(n):
+    return twice_by_value(n)

@@ -13,7 +13,7 @@ from pathlib import Path
 from numba import types
 
 from golfsim.inner_compile import InlineOnlyLibrary, InnerDispatcher, plain_type
-from tests.inner_compile_example import add_twice, sum_of_twice, twice
+from tests.inner_compile_example import add_twice, call_twice_by_value, sum_of_twice, twice, twice_by_value
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,6 +49,13 @@ def test_a_call_from_python_runs_a_copy_compiled_with_entry_points():
     assert twice(21) == 42 and add_twice(1, 2) == 5
     assert twice._python_entry.py_func.__qualname__ == "twice__entry"
     assert twice._python_entry.py_func.__code__ is twice.py_func.__code__
+
+
+def test_a_function_passing_a_dispatcher_as_a_value_can_still_be_cached():
+    # Numba refuses to cache a library holding a dispatcher's address; once apply is inlined the address is unused
+    assert call_twice_by_value(7) == 14
+    library = twice_by_value.overloads[(types.int64,)].library
+    assert not library.has_dynamic_globals
 
 
 REPORT = """
