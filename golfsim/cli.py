@@ -7,7 +7,9 @@ keep stdout clean: progress and messages go to stderr.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
+import inspect
 import itertools
 import json
 import sys
@@ -121,6 +123,63 @@ def make_rules(players=2, decks="auto", jokers="none", opening_flips="any", reve
                  twos_pair=twos_pair, four_of_a_kind_bonus=four_of_a_kind_bonus, holes=holes, turn_cap=turn_cap)
 
 
+@dataclasses.dataclass(frozen=True)
+class RuleFlags:
+    """The rule options of every command that plays (all but ``--players``, which some commands take from the
+    agents or the position), as given on the command line."""
+
+    decks: str = "auto"
+    jokers: str = "none"
+    opening_flips: str = "any"
+    reveal_instead_of_draw: bool = False
+    discard_and_flip: str = "off"
+    end: str = "immediate"
+    twos_pair: str = "zero"
+    four_of_a_kind_bonus: int = 0
+    holes: int = 9
+    turn_cap: int = 1000
+
+    def rules(self, players: int) -> Rules:
+        """The rules for ``players`` players under these options."""
+        return make_rules(players, **dataclasses.asdict(self))
+
+
+RULE_FLAG_TYPES = {"decks": Decks, "jokers": Jokers, "opening_flips": OpeningFlips, "reveal_instead_of_draw": Reveal,
+                   "discard_and_flip": DiscardFlip, "end": End, "twos_pair": TwosPair,
+                   "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap}
+"""The typer option of each :class:`RuleFlags` field."""
+
+
+def with_rule_flags(command):
+    """Give ``command`` one typer option per :class:`RuleFlags` field in place of its ``rule_flags: RuleFlags``
+    parameter, and call it with the options gathered into a :class:`RuleFlags`.
+
+    Typer reads a command's options from its signature, one parameter each and no grouping, so the wrapper shows
+    typer the command's signature with the rule options spelled out.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    parameters = []
+    for parameter in signature.parameters.values():
+        if parameter.name != "rule_flags":
+            parameters.append(parameter)
+            continue
+        for field in dataclasses.fields(RuleFlags):
+            parameters.append(inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                default=field.default,
+                                                annotation=RULE_FLAG_TYPES[field.name]))
+    if len(parameters) == len(signature.parameters):
+        raise TypeError(f"{command.__name__} has no rule_flags parameter")
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        flags = RuleFlags(**{name: kwargs.pop(name) for name in RULE_FLAG_TYPES if name in kwargs})
+        return command(*args, rule_flags=flags, **kwargs)
+
+    wrapper.__signature__ = signature.replace(parameters=parameters)
+    wrapper.__annotations__ = {p.name: p.annotation for p in parameters}
+    return wrapper
+
+
 # ---------------------------------------------------------------- score
 @app.command()
 @clear_errors
@@ -194,6 +253,7 @@ def list_agents(
 # ---------------------------------------------------------------- bench
 @app.command()
 @clear_errors
+@with_rule_flags
 def bench(
     agents: Annotated[str, typer.Option(help="One agent per seat, comma-separated.")] = "random,random",
     deals: Annotated[int | None, typer.Option(help="Single deals to time (default 1,000,000 unless --games).")] = None,
@@ -201,15 +261,7 @@ def bench(
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     repeats: Annotated[int, typer.Option(help="Timed repeats after the warm-up; the median is reported.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
-    decks: Decks = "auto",
-    jokers: Jokers = "none",
-    opening_flips: OpeningFlips = "any",
-    reveal_instead_of_draw: Reveal = False,
-    discard_and_flip: DiscardFlip = "off",
-    end: End = "immediate",
-    twos_pair: TwosPair = "zero",
-    four_of_a_kind_bonus: FourBonus = 0,
-    holes: Holes = 9,
+    rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
     vs_c: Annotated[Path | None, typer.Option(
         "--vs-c", help="A build of the tight C loop (golf_limit.c): run it before each timed run on the same deals "
@@ -223,8 +275,7 @@ def bench(
         deals = 1_000_000
     if deals is not None and games is not None:
         raise ValueError("give --deals or --games, not both")
-    rules = make_rules(len(names), decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
-                       twos_pair, four_of_a_kind_bonus, holes)
+    rules = rule_flags.rules(len(names))
 
     def announce():
         if format is ScoreFormat.table:
@@ -262,6 +313,7 @@ DEMO_GAMES = 5000
 
 @app.command()
 @clear_errors
+@with_rule_flags
 def tournament(
     agents: Annotated[str, typer.Option(
         help="The pool, comma-separated: names, or name:param=value,... (see 'golfsim agents').")] = DEMO_AGENTS,
@@ -282,16 +334,7 @@ def tournament(
     batch_size: Annotated[int, typer.Option(
         help="Deal sets per block; smaller blocks move the progress bar and stop on Ctrl-C sooner.")] = 1000,
     confidence: Annotated[float, typer.Option(help="Level of every interval.")] = 0.95,
-    decks: Decks = "auto",
-    jokers: Jokers = "none",
-    opening_flips: OpeningFlips = "any",
-    reveal_instead_of_draw: Reveal = False,
-    discard_and_flip: DiscardFlip = "off",
-    end: End = "immediate",
-    twos_pair: TwosPair = "zero",
-    four_of_a_kind_bonus: FourBonus = 0,
-    holes: Holes = 9,
-    turn_cap: TurnCap = 1000,
+    rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[Format, typer.Option(
         "--format", help="table (rich, default), json (one document) or csv (the standings).")] = Format.table,
     out_dir: Annotated[Path | None, typer.Option(
@@ -310,8 +353,7 @@ def tournament(
     from golfsim import report
     from golfsim.tournament import run_tournament, split_agents
 
-    rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
-                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    rules = rule_flags.rules(players)
     if out_dir is not None:
         check_out_dir(out_dir)
     if dask is not None and log is not None:
@@ -582,6 +624,7 @@ TUNE_EXAMPLES = """Examples:
 
 @app.command(epilog=TUNE_EXAMPLES)
 @clear_errors
+@with_rule_flags
 def tune(
     agent: Annotated[str, typer.Argument(
         help="The agent to tune, e.g. ev; parameters set here (ev:count_out=0) stay fixed unless --params names "
@@ -604,16 +647,7 @@ def tune(
     startup_trials: Annotated[int, typer.Option(help="Trials before TPE models the results (the first plays the "
                                                      "agent as given, the rest are random).")] = 10,
     players: Players = 2,
-    decks: Decks = "auto",
-    jokers: Jokers = "none",
-    opening_flips: OpeningFlips = "any",
-    reveal_instead_of_draw: Reveal = False,
-    discard_and_flip: DiscardFlip = "off",
-    end: End = "immediate",
-    twos_pair: TwosPair = "zero",
-    four_of_a_kind_bonus: FourBonus = 0,
-    holes: Holes = 9,
-    turn_cap: TurnCap = 1000,
+    rule_flags: RuleFlags = RuleFlags(),
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Directory for trials.csv, convergence.png and config.json (default: "
@@ -635,8 +669,7 @@ def tune(
     from experiments.common import check_target, default_root
     from golfsim import tuning
 
-    rules = make_rules(players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
-                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    rules = rule_flags.rules(players)
     for name, value in (("--trials", trials), ("--games", games), ("--eval-games", eval_games),
                         ("--startup-trials", startup_trials)):
         if value is not None and value < 1:
@@ -668,21 +701,13 @@ def tune(
 # ---------------------------------------------------------------- play
 @app.command()
 @clear_errors
+@with_rule_flags
 def play(
     opponents: Annotated[str, typer.Option(help="The bots at the table with you, comma-separated.")] = "ev",
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (default: a new one, printed).")] = None,
     save: Annotated[Path | None, typer.Option(
         help="Where to save the game log (default: golfsim-game-SEED.parquet here).")] = None,
-    decks: Decks = "auto",
-    jokers: Jokers = "none",
-    opening_flips: OpeningFlips = "any",
-    reveal_instead_of_draw: Reveal = False,
-    discard_and_flip: DiscardFlip = "off",
-    end: End = "immediate",
-    twos_pair: TwosPair = "zero",
-    four_of_a_kind_bonus: FourBonus = 0,
-    holes: Holes = 9,
-    turn_cap: TurnCap = 1000,
+    rule_flags: RuleFlags = RuleFlags(),
 ):
     """Play six-card Golf against the bots in this terminal; the game is saved for 'golfsim replay'."""
     import secrets
@@ -695,8 +720,7 @@ def play(
         raise ValueError("give at least one opponent, e.g. --opponents ev,greedy")
     for name in names:
         parse_agent(name)
-    rules = make_rules(len(names) + 1, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
-                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    rules = rule_flags.rules(len(names) + 1)
     seed = secrets.randbelow(2**31) if seed is None else seed
     path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
     if not path.parent.is_dir():
@@ -727,6 +751,7 @@ HINT_HELP = "\n\n".join((
 
 @app.command(help=HINT_HELP)
 @clear_errors
+@with_rule_flags
 def hint(
     position: Annotated[str, typer.Argument(help="The position, e.g. 'me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; "
                                                  "discard: 9 3; drawn: Q'.")],
@@ -735,16 +760,7 @@ def hint(
     objective: Annotated[int, typer.Option(
         help="0 your deal score; 1 your deal score minus the opponents' mean (mc's default); 2 as 1, but on the "
              "last hole of the game the chance of losing the game on totals.")] = 1,
-    decks: Decks = "auto",
-    jokers: Jokers = "none",
-    opening_flips: OpeningFlips = "any",
-    reveal_instead_of_draw: Reveal = False,
-    discard_and_flip: DiscardFlip = "off",
-    end: End = "immediate",
-    twos_pair: TwosPair = "zero",
-    four_of_a_kind_bonus: FourBonus = 0,
-    holes: Holes = 9,
-    turn_cap: TurnCap = 1000,
+    rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
 ):
     from golfsim.hint import hint as ask
@@ -752,8 +768,7 @@ def hint(
     from golfsim.position import Position
 
     where = Position.parse(position)
-    rules = make_rules(where.players, decks, jokers, opening_flips, reveal_instead_of_draw, discard_and_flip, end,
-                       twos_pair, four_of_a_kind_bonus, holes, turn_cap)
+    rules = rule_flags.rules(where.players)
     pub = where.to_pub(rules)
     answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
     if format is ScoreFormat.json:

@@ -209,3 +209,22 @@ def test_python_dash_m_golfsim_runs_the_cli():
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["score"] == -4
+
+
+RULE_OPTIONS = ["--decks", "--jokers", "--opening-flips", "--reveal-instead-of-draw", "--discard-and-flip", "--end",
+                "--twos-pair", "--four-of-a-kind-bonus", "--holes", "--turn-cap"]
+
+
+@pytest.mark.parametrize("command", ["bench", "tournament", "tune", "play", "hint"])
+def test_every_command_that_plays_takes_every_rule_option(command):
+    done = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert done.exit_code == 0, done.output
+    listed = set(re.findall(r"--[a-z-]+", done.output))
+    assert set(RULE_OPTIONS) <= listed, sorted(set(RULE_OPTIONS) - listed)
+
+
+def test_the_rule_options_reach_the_rules_a_command_plays():
+    done = runner.invoke(app, ["bench", "--agents", "random,random", "--deals", "200", "--repeats", "1",
+                               "--jokers", "minus2", "--turn-cap", "7", "--end", "one-last-turn", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["rules"] == "2 players, jokers=minus2, end=one_last_turn, holes=1, turn_cap=7"
