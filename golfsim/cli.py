@@ -109,50 +109,40 @@ Holes = Annotated[int, typer.Option(help="Deals per game.")]
 TurnCap = Annotated[int, typer.Option(help="Turns after which a deal is scored as it stands and counted truncated.")]
 
 
-def make_rules(players=2, decks="auto", jokers="none", opening_flips="any", reveal_instead_of_draw=False,
-               discard_and_flip="off", end="immediate", twos_pair="zero", four_of_a_kind_bonus=0, holes=9,
-               turn_cap=1000) -> Rules:
+RULE_FLAG_TYPES = {"decks": Decks, "jokers": Jokers, "opening_flips": OpeningFlips, "reveal_instead_of_draw": Reveal,
+                   "discard_and_flip": DiscardFlip, "end": End, "twos_pair": TwosPair,
+                   "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap}
+"""The typer option of each rule option every command that plays takes (all but ``--players``, which some
+commands take from the agents or the position); the defaults are :class:`~golfsim.rules.Rules`' own."""
+
+RULE_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Rules) if field.name in RULE_FLAG_TYPES}
+
+
+def make_rules(players: int = 2, **options) -> Rules:
     """Rules from CLI flag values (``decks`` may be the text 'auto' or a number)."""
+    decks = options.get("decks", "auto")
     if isinstance(decks, str) and decks.strip().lower() != "auto":
         try:
-            decks = int(decks)
+            options["decks"] = int(decks)
         except ValueError:
             raise ValueError(f"decks must be 'auto' or a whole number, got {decks!r}") from None
-    return Rules(players=players, decks=decks, jokers=jokers, opening_flips=opening_flips,
-                 reveal_instead_of_draw=reveal_instead_of_draw, discard_and_flip=discard_and_flip, end=end,
-                 twos_pair=twos_pair, four_of_a_kind_bonus=four_of_a_kind_bonus, holes=holes, turn_cap=turn_cap)
+    return Rules(players=players, **options)
 
 
 @dataclasses.dataclass(frozen=True)
 class RuleFlags:
-    """The rule options of every command that plays (all but ``--players``, which some commands take from the
-    agents or the position), as given on the command line."""
+    """The rule options given on the command line (option name to value; the others keep their defaults)."""
 
-    decks: str = "auto"
-    jokers: str = "none"
-    opening_flips: str = "any"
-    reveal_instead_of_draw: bool = False
-    discard_and_flip: str = "off"
-    end: str = "immediate"
-    twos_pair: str = "zero"
-    four_of_a_kind_bonus: int = 0
-    holes: int = 9
-    turn_cap: int = 1000
+    values: dict = dataclasses.field(default_factory=dict)
 
     def rules(self, players: int) -> Rules:
         """The rules for ``players`` players under these options."""
-        return make_rules(players, **dataclasses.asdict(self))
-
-
-RULE_FLAG_TYPES = {"decks": Decks, "jokers": Jokers, "opening_flips": OpeningFlips, "reveal_instead_of_draw": Reveal,
-                   "discard_and_flip": DiscardFlip, "end": End, "twos_pair": TwosPair,
-                   "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap}
-"""The typer option of each :class:`RuleFlags` field."""
+        return make_rules(players, **self.values)
 
 
 def with_rule_flags(command):
-    """Give ``command`` one typer option per :class:`RuleFlags` field in place of its ``rule_flags: RuleFlags``
-    parameter, and call it with the options gathered into a :class:`RuleFlags`.
+    """Give ``command`` one typer option per rule option (:data:`RULE_FLAG_TYPES`) in place of its
+    ``rule_flags: RuleFlags`` parameter, and call it with the options gathered into a :class:`RuleFlags`.
 
     Typer reads a command's options from its signature, one parameter each and no grouping, so the wrapper shows
     typer the command's signature with the rule options spelled out.
@@ -163,16 +153,15 @@ def with_rule_flags(command):
         if parameter.name != "rule_flags":
             parameters.append(parameter)
             continue
-        for field in dataclasses.fields(RuleFlags):
-            parameters.append(inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                                default=field.default,
-                                                annotation=RULE_FLAG_TYPES[field.name]))
+        for name, annotation in RULE_FLAG_TYPES.items():
+            parameters.append(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                default=RULE_DEFAULTS[name], annotation=annotation))
     if len(parameters) == len(signature.parameters):
         raise TypeError(f"{command.__name__} has no rule_flags parameter")
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        flags = RuleFlags(**{name: kwargs.pop(name) for name in RULE_FLAG_TYPES if name in kwargs})
+        flags = RuleFlags({name: kwargs.pop(name) for name in RULE_FLAG_TYPES if name in kwargs})
         return command(*args, rule_flags=flags, **kwargs)
 
     wrapper.__signature__ = signature.replace(parameters=parameters)
