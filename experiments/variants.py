@@ -236,6 +236,8 @@ def unchanged_play(table: pd.DataFrame) -> list[str]:
     stats_cols = ["mean_deal_score", "deal_score_sd", "turns", "first_seat_advantage"]
     default = table[table.variant == "default"].set_index("agent")[stats_cols]
     notes = []
+    if default.empty:  # interrupted before the default game's cell was complete: nothing to compare with
+        return notes
     for label in dict.fromkeys(table.variant):
         if label == "default":
             continue
@@ -331,7 +333,8 @@ def _dot_panel(ax, table, rows_key, order, column, agents, xlabel, scale=1.0):
         err = [scale * (sub[column] - sub[column + "_low"]), scale * (sub[column + "_high"] - sub[column])]
         ax.errorbar(x, np.arange(len(order)) + dy, xerr=err, fmt=marker, ms=4, capsize=2, label=agent,
                     color=agent_color(agent))
-        ax.axvline(scale * sub[column].iloc[0], color=agent_color(agent), lw=0.6, ls=":")
+        if "default" in order:  # a partial table may lack the default game
+            ax.axvline(scale * sub.loc["default", column], color=agent_color(agent), lw=0.6, ls=":")
     ax.set_xlabel(xlabel, fontsize=8)
     ax.grid(axis="x", alpha=0.3)
 

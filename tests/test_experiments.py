@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import experiments
 from agents import parse_agent
 from experiments import tips as tips_module
+from experiments import variants as variants_module
 from experiments.common import RESULTS, recorded_request
 from experiments.fingerprint import behaviour_fingerprint, fingerprint
 from golfsim.cli import app
@@ -169,6 +170,15 @@ def test_variants_cover_every_rule_option(outputs):
     default = table[table.variant == "default"]
     assert (default.rr_rank_change == 0).all()
     assert ((table.out_lowest >= 0) & (table.out_lowest <= 1)).all()
+
+
+def test_variants_interrupted_before_the_default_game_still_get_their_notes_and_figures(outputs):
+    # Ctrl-C keeps whichever cells finished first, and the default game's need not be one of them
+    output = outputs["variants"]
+    partial = output.table[output.table.variant != "default"].reset_index(drop=True)
+    assert variants_module.unchanged_play(partial) == []
+    for figure in (variants_module.plot(partial, output.config), variants_module.plot_ranking(partial, output.config)):
+        assert figure.axes[0].get_yticklabels()[0].get_text() == partial.variant[0]
 
 
 def test_player_sweep_runs_from_2_to_8_with_auto_decks(outputs):
