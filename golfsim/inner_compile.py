@@ -13,7 +13,8 @@ has work done for it that nothing uses:
 
 :class:`InnerDispatcher` skips all three. It compiles for the plain argument types (:func:`plain_type`), without
 entry points, into an :class:`InlineOnlyLibrary`, which keeps the LLVM IR as Numba's per-function passes left it and
-hands it to the callers to optimise once, with everything else, where the code runs. The Numba cache keeps that IR
+hands it to the callers to optimise once, with everything else, where the code runs (a library holding a
+dispatcher's address is the exception: Numba would not cache it unoptimised). The Numba cache keeps that IR
 as bitcode (:class:`InlineOnlyCache`), so a kernel compiled in a later process still links in cached callees. A call
 from Python goes to :func:`with_entry_points`'s copy of the function, compiled normally when first needed.
 
@@ -56,9 +57,10 @@ def plain_type(argument_type):
 
 
 class InlineOnlyLibrary(JITCodeLibrary):
-    """A code library whose code is only linked into its callers' libraries: never optimised on its own, never
-    turned into machine code. Asked for a function's address, it answers 0 (no such symbol), as Numba's own
-    libraries do for a function compiled without a CPython wrapper."""
+    """A code library whose code is only linked into its callers' libraries: never turned into machine code, and
+    not optimised on its own unless it holds a dispatcher's address (:meth:`_optimize_final_module`). Asked for a
+    function's address, it answers 0 (no such symbol), as Numba's own libraries do for a function compiled without
+    a CPython wrapper."""
 
     def _optimize_final_module(self):
         """Nothing, unless the module holds a dynamic global: then Numba's full optimisation.
@@ -125,9 +127,7 @@ class InlineOnlyCacheImpl(CompileResultCacheImpl):
     machine code)."""
 
     def rebuild(self, target_context, payload):
-        (name, kind, bitcode), *rest = payload
-        if kind != INLINE_ONLY:
-            return super().rebuild(target_context, payload)
+        (name, kind, bitcode), *rest = payload  # InlineOnlyLibrary.serialize_using_object_code's triple
         fndesc, environment, signature, objectmode, lifted, typeann, reload_init, referenced_envs = rest
         for reload in reload_init:
             reload()
