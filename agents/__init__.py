@@ -1,10 +1,10 @@
 """golfsim's agents: the built-in policies and the registry where users add their own.
 
-``parse_agent("pair-builder:keep_threshold=8")`` turns a name into an :class:`~agents.base.AgentChoice`;
-``REGISTRY`` holds every registered :class:`~agents.base.AgentSpec`.
+``parse_agent("pair-builder:keep_threshold=8")`` turns a name into an :class:`~golfsim.agents.base.AgentChoice`;
+``REGISTRY`` holds every registered :class:`~golfsim.agents.base.AgentSpec`.
 """
 
-from agents.base import (
+from golfsim.agents.base import (
     AGENT_SIGNATURE,
     REGISTRY,
     AgentChoice,
@@ -15,13 +15,13 @@ from agents.base import (
     register_compiled_agent,
     register_python_agent,
 )
-from agents.dispatch import GREEDY_ID, RANDOM_ID
-from agents.expected_value import PARAMS as _EV_PARAMS
-from agents.expected_value import ev_act as _ev_act
-from agents.expected_value import ev_variant as _ev_variant
-from agents.greedy import PARAMS as _GREEDY_PARAMS
-from agents.pair_builder import PARAMS as _PAIR_BUILDER_PARAMS
-from agents.pair_builder import pair_builder_act as _pair_builder_act
+from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID
+from golfsim.agents.expected_value import PARAMS as _EV_PARAMS
+from golfsim.agents.expected_value import ev_act as _ev_act
+from golfsim.agents.expected_value import ev_variant as _ev_variant
+from golfsim.agents.greedy import PARAMS as _GREEDY_PARAMS
+from golfsim.agents.pair_builder import PARAMS as _PAIR_BUILDER_PARAMS
+from golfsim.agents.pair_builder import pair_builder_act as _pair_builder_act
 
 # random and greedy are inlined into the kernels by id; every other agent is registered like a user's
 register(AgentSpec("random", "every legal action equally likely; the floor", builtin_id=RANDOM_ID))
@@ -45,6 +45,6 @@ __all__ = [
     "register_python_agent",
 ]
 
-from agents.search import register_search_agents  # noqa: E402
+from golfsim.agents.search import register_search_agents  # noqa: E402
 
 register_search_agents()

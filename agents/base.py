@@ -4,7 +4,7 @@ A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
 
     act(pub, rules, params, agent_rng, player) -> action
 
-- ``pub`` (int32 array): the public state described in :mod:`golfsim.kernel_spec` -- every face-up card, the whole
+- ``pub`` (int32 array): the public state described in :mod:`golfsim.core.spec` -- every face-up card, the whole
   discard pile, stock size, counts of each rank never seen (``unseen``) and of the known stock after a recycle
   (``stock_known``), game totals before this hole, and ``HELD``, the stock card the player just drew.
   It never contains a face-down card or the stock order: those live in ``hid``, which agents are not given.
@@ -14,7 +14,7 @@ A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
   seat's; draw with ``rand_below(agent_rng, n)`` or ``rand_uniform(agent_rng)``.
 - ``player``: the seat to move (``pub[CURRENT]``).
 
-It returns one action id (:mod:`golfsim.kernel_spec`) that must be legal (``golfsim.engine.is_legal``);
+It returns one action id (:mod:`golfsim.core.spec`) that must be legal (``golfsim.core.engine.is_legal``);
 the simulator stops with an error naming the agent and the move otherwise.
 
 Registration
@@ -22,12 +22,12 @@ Registration
 Every agent the simulator calls through a function pointer -- ``ev``, ``pair-builder`` and every user agent -- is
 registered the same way, with :func:`register_compiled_agent`. Only ``random`` and ``greedy``, whose decisions cost
 a few tens of nanoseconds, are registered with a ``builtin_id`` and inlined into the kernels
-(:mod:`agents.dispatch`). An agent that compiles different code for different rules (ev values the
+(:mod:`golfsim.agents.dispatch`). An agent that compiles different code for different rules (ev values the
 ``four_of_a_kind_bonus`` apart) passes ``variant_for``, a function of the packed rules that returns the compiled
 variant to use (see :func:`register_compiled_agent`).
 
 A plain-Python agent is any callable ``policy(observation) -> action`` where ``observation`` is the dict made by
-``GolfEnv.observe`` (it holds ``"action_mask"``); it plays through the step API (:mod:`golfsim.env`).
+``GolfEnv.observe`` (it holds ``"action_mask"``); it plays through the step API (:mod:`golfsim.game.env`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ import numpy as np
 from numba import config, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from golfsim.jit import leaf
-from golfsim.rng import below, uniform
+from golfsim._numba.jit import leaf
+from golfsim.core.rng import below, uniform
 
 MAX_PARAMS = 8
 USER_AGENT_BASE = 100
@@ -103,7 +103,8 @@ class AgentSpec:
     python: Callable | None = None
     variant_for: Callable | None = None
     sees_hidden: bool = False
-    """True for a research reference that is given the true hidden state (:mod:`golfsim.worlds`); its label says so."""
+    """True for a research reference that is given the true hidden state (:mod:`golfsim.core.worlds`); its label says
+    so."""
 
     @property
     def built_in(self) -> bool:
@@ -204,7 +205,7 @@ def register_compiled_agent(name: str, description: str, function, params=(), *,
         Documented parameters with defaults, read from ``params[i]`` in the order given.
     variant_for : callable, optional
         ``variant_for(rules) -> function``: the compiled function to play under the packed rules ``rules``
-        (``Rules.pack()``, indices in :mod:`golfsim.kernel_spec`), for an agent that compiles separate code for
+        (``Rules.pack()``, indices in :mod:`golfsim.core.spec`), for an agent that compiles separate code for
         some rule options. Each variant follows the same rules as ``function``, which plays when there is no hook.
         ev uses it to compile its ``four_of_a_kind_bonus`` valuation only for rules that have the bonus.
     """
@@ -218,7 +219,7 @@ def _check_compiled(name: str, function) -> None:
     sigs = getattr(function, "signatures", None)
     if sigs and tuple(sigs[0]) != tuple(AGENT_SIGNATURE.args):
         raise ValueError(
-            f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE) from agents.base (or with no "
+            f"agent {name!r}: compile the function with @njit(AGENT_SIGNATURE) from golfsim.agents.base (or with no "
             "signature) so the simulator can call it"
         )
     if not hasattr(function, "py_func") and not config.DISABLE_JIT:
@@ -231,7 +232,7 @@ def register_python_agent(name: str, description: str, factory: Callable, params
 
 
 def _load_user_agents() -> None:
-    from agents.plugins import ensure_loaded  # here, not at import: user modules may import golfsim themselves
+    from golfsim.agents.plugins import ensure_loaded  # here, not at import: user modules may import golfsim themselves
 
     ensure_loaded()
 

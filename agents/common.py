@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from golfsim.engine import face_down_count, is_legal
-from golfsim.jit import hot, leaf
-from golfsim.kernel_spec import (
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import face_down_count, is_legal
+from golfsim.core.spec import (
     ENDER,
     FLIP,
     FLIP_PHASE,

@@ -6,11 +6,12 @@ There are two routes, chosen for speed where it pays and for compile time where 
   game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
   seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
   greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers). When one of
-  them plays every seat, :func:`golfsim.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as a
-  constant, so the dispatch folds away (:func:`golfsim.simulate.play_games_greedy`, ``play_games_random``).
+  them plays every seat, :func:`golfsim.kernels.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as
+  a
+  constant, so the dispatch folds away (:func:`golfsim.kernels.simulate.play_games_greedy`, ``play_games_random``).
   Under rules without ``reveal_instead_of_draw`` or ``discard_and_flip`` the compact kernels of
-  :mod:`golfsim.self_play` play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
-- *By pointer*: every agent registered with :func:`~agents.base.register_compiled_agent` -- ``ev``,
+  :mod:`golfsim.kernels.self_play` play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
+- *By pointer*: every agent registered with :func:`~golfsim.agents.base.register_compiled_agent` -- ``ev``,
   ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
   ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so an agent's code
   is compiled once, only when it plays, and is not re-optimised inside every kernel that could call it: the first
@@ -21,22 +22,22 @@ There are two routes, chosen for speed where it pays and for compile time where 
 Each agent is handed only its own random stream: ``decide`` passes ``agent_rng[player:player + 1]``, the one-element
 view of the seat's stream, so an agent cannot draw from (or advance) another seat's.
 
-``decide`` is a leaf (:data:`golfsim.jit.leaf`); like every leaf it may only be called from ``hot`` or ``leaf``
+``decide`` is a leaf (:data:`golfsim._numba.jit.leaf`); like every leaf it may only be called from ``hot`` or ``leaf``
 functions. From Python, use :func:`act`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from golfsim.agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
+from golfsim.agents.greedy import greedy_act
+from golfsim.agents.random_agent import random_act
 from numba import config, njit, types
 from numba.extending import typeof_impl
 
-from agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
-from agents.greedy import greedy_act
-from agents.random_agent import random_act
-from golfsim.inner_compile import with_entry_points
-from golfsim.jit import leaf, use_keyed_cache
-from golfsim.kernel_spec import MAX_PLAYERS
+from golfsim._numba.inner_compile import with_entry_points
+from golfsim._numba.jit import leaf, use_keyed_cache
+from golfsim.core.spec import MAX_PLAYERS
 
 RANDOM_ID = 0
 GREEDY_ID = 1
@@ -101,7 +102,7 @@ def pointer_function(spec, rules: np.ndarray):
 
 
 def act(choice, pub, rules, agent_rng, player) -> int:
-    """One decision of the compiled agent ``choice`` (an :class:`~agents.base.AgentChoice`), called from Python.
+    """One decision of the compiled agent ``choice`` (an :class:`~golfsim.agents.base.AgentChoice`), called from Python.
 
     ``agent_rng`` holds one stream per seat (as in the kernels); only ``agent_rng[player]`` is given to the agent
     and advanced.

@@ -57,7 +57,8 @@ A layout's value is the sum of its column values: the agent's expected final sco
 - Tip (d), ``watch_discard``: when the next player gets a turn after this action, leaving card ``c`` on the discard
   pile costs ``watch_discard`` times the points ``c`` would save the next player by completing one of their column
   pairs (in expectation when ``c`` is the unseen card under a covered face-down position).
-- A stalled deal (:func:`agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every action that
+- A stalled deal (:func:`golfsim.agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every
+action that
   covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
 
 Every action's value
@@ -86,9 +87,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-
-from agents.base import Param
-from agents.common import (
+from golfsim.agents.base import Param
+from golfsim.agents.common import (
     STALL_HIDDEN,
     draw_offset,
     flip_choice,
@@ -97,9 +97,10 @@ from agents.common import (
     pair_score,
     stalled,
 )
-from golfsim.engine import column_score, face_down_count, top_discard
-from golfsim.jit import hot, leaf
-from golfsim.kernel_spec import (
+
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import column_score, face_down_count, top_discard
+from golfsim.core.spec import (
     DRAW_STOCK,
     ENDER,
     FINAL_LEFT,
@@ -152,7 +153,8 @@ DecisionContext.__doc__ = """What every valuation of one decision starts from (:
 - ``mu``, ``hh``, ``inv_u``, ``nd``, ``w`` (:func:`counting`): mean points of an unseen card, expected value of a
   column of two face-down cards, ``1 / U``, expected draws per stock card of a rank, and the pair weight in force;
 - ``c0``, ``c1``, ``c2``: the values of the player's three columns, and ``now``, the layout's value;
-- ``stall``: the bonus for covering a face-down card (non-zero once the deal has :func:`~agents.common.stalled`);
+- ``stall``: the bonus for covering a face-down card (non-zero once the deal has
+:func:`~golfsim.agents.common.stalled`);
 - ``last``: the position of the one face-down card left (int, -1 when there are more or none); then ``limit``
   (:func:`out_limit`), the highest final score allowed when going out, ``fin_rest``, the final score of the other
   two columns, and ``blind_out``, the value of exposing the last card blind (``BIG`` when not allowed).
@@ -751,7 +753,8 @@ def ev_act_bonus(pub, rules, params, agent_rng, player):
 
 
 def ev_variant(rules):
-    """ev's ``variant_for`` hook (:func:`agents.base.register_compiled_agent`): the variant compiled for the packed
+    """ev's ``variant_for`` hook (:func:`golfsim.agents.base.register_compiled_agent`): the variant compiled for the
+    packed
     ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
     bonus rules never compile the fast one."""
     return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus
@@ -806,7 +809,7 @@ def _ev_values(pub, rules, params, player, values, draw, place_at):
     must_flip_last = last >= 0 and rules[R_DISCARD_FLIP] == 2
     keep = blind_out if must_flip_last else now
     if phase == FLIP_PHASE:
-        if last >= 0:  # otherwise ev flips by a rule of thumb (agents.common.flip_choice), valuing nothing
+        if last >= 0:  # otherwise ev flips by a rule of thumb (golfsim.agents.common.flip_choice), valuing nothing
             values[FLIP + last] = blind_out
             if rules[R_DISCARD_FLIP] == 1:
                 values[PASS] = now

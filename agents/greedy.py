@@ -7,7 +7,8 @@ points:
 
 - ``h`` is the mean points of the cards nobody has seen (the ``unseen`` counts in ``pub``), so it follows the deal:
   about 5.5 at the start with one standard deck, lower once many high cards are out. With ``fixed_hidden=1`` it is
-  the parameter ``hidden_value`` instead. Once the deal has stalled (:func:`agents.common.stalled`: two recycles of
+  the parameter ``hidden_value`` instead. Once the deal has stalled (:func:`golfsim.agents.common.stalled`: two
+  recycles of
   the stock, or half of ``turn_cap`` turns) ``h`` is at least ``STALL_HIDDEN`` (10), so that face-down cards get
   covered and someone goes out.
 - A column of two face-up cards scores as the rules say (pairs 0, or -4 for twos with ``twos_pair=keep_negative``);
@@ -47,12 +48,12 @@ blind_swap : float, default -99
 from __future__ import annotations
 
 import numpy as np
+from golfsim.agents.base import Param
+from golfsim.agents.common import flip_move, mean_points, points, stall_floor_at
 
-from agents.base import Param
-from agents.common import flip_move, mean_points, points, stall_floor_at
-from golfsim.engine import column_score, top_discard
-from golfsim.jit import hot, leaf
-from golfsim.kernel_spec import (
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import column_score, top_discard
+from golfsim.core.spec import (
     DRAW_STOCK,
     HELD,
     HOLD,
@@ -186,7 +187,7 @@ def _first_max(ka, a, kb, b):
 @leaf
 def hidden_worth(params, unseen_cards, unseen_points, recycles, turn, turn_cap):
     """``h``, the worth of a face-down card: ``hidden_value`` or the mean of the unseen cards, raised once the deal
-    has stalled (:func:`agents.common.stall_floor_at`)."""
+    has stalled (:func:`golfsim.agents.common.stall_floor_at`)."""
     h = params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else mean_points(unseen_cards, unseen_points)
     return stall_floor_at(recycles, turn, turn_cap, h)
 
@@ -195,7 +196,7 @@ def hidden_worth(params, unseen_cards, unseen_points, recycles, turn, turn_cap):
 def start_choice(view, rules, base, params, h, top, stock_n):
     """The START action for the layout ``view[base:base + 6]`` (ranks, -1 face down): take the top discard ``top``
     to its best position, or draw. ``view`` is ``pub``, or the compact self-play kernel's own array
-    (:mod:`golfsim.self_play`)."""
+    (:mod:`golfsim.kernels.self_play`)."""
     k, gain = best_placement(view, rules, base, h, top, False)
     if gain >= params[TAKE_GAIN] or stock_n == 0:
         return TAKE_DISCARD + k

@@ -3,9 +3,11 @@ come, and otherwise lowers single cards like greedy.
 
 Decision rule
 -------------
-The agent uses greedy's estimate of its layout (:func:`agents.greedy.greedy_value`: face-up cards at their points,
+The agent uses greedy's estimate of its layout (:func:`golfsim.agents.greedy.greedy_value`: face-up cards at their
+points,
 column pairs as the rules score them, each face-down card worth ``h``, the mean points of the unseen cards, at least
-``STALL_HIDDEN`` (10) once the deal has stalled, see :func:`agents.common.stalled`). The *gain* of putting card ``c``
+``STALL_HIDDEN`` (10) once the deal has stalled, see :func:`golfsim.agents.common.stalled`). The *gain* of putting card
+``c``
 at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
 
 Card ``c`` *completes a pair* at ``k`` when the card in the other row of ``k``'s column is a face-up ``c`` and the
@@ -50,8 +52,8 @@ take_gain : float, default 3
 
 from __future__ import annotations
 
-from agents.base import Param
-from agents.common import (
+from golfsim.agents.base import Param
+from golfsim.agents.common import (
     better_alone,
     final_circuit,
     flip_move,
@@ -60,10 +62,11 @@ from agents.common import (
     stall_floor,
     stalled,
 )
-from agents.greedy import column_estimate, greedy_value
-from golfsim.engine import top_discard
-from golfsim.jit import hot, leaf
-from golfsim.kernel_spec import (
+from golfsim.agents.greedy import column_estimate, greedy_value
+
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import top_discard
+from golfsim.core.spec import (
     DRAW_STOCK,
     HELD,
     HOLD,

@@ -1,7 +1,7 @@
 """Loading user agents: installed packages and local files register themselves on import.
 
 Two sources, read the first time an agent is looked up by name (:func:`ensure_loaded`), not when :mod:`agents`
-is imported, so a user module may itself import :mod:`golfsim.simulate` or anything else from golfsim:
+is imported, so a user module may itself import :mod:`golfsim.kernels.simulate` or anything else from golfsim:
 
 - a package declares an entry point in the group ``golfsim.agents`` (its module registers agents on import);
 - the environment variable ``GOLFSIM_AGENT_MODULES`` lists module names or ``.py`` file paths, comma-separated.

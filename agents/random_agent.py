@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from agents.base import rand_below
-from golfsim.engine import face_down_count, is_legal
-from golfsim.jit import hot, leaf
-from golfsim.kernel_spec import (
+from golfsim.agents.base import rand_below
+
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import face_down_count, is_legal
+from golfsim.core.spec import (
     FLIP,
     FLIP_PHASE,
     HOLD,

@@ -3,7 +3,7 @@
 mc (determinized Monte Carlo)
 -----------------------------
 At each decision (the opening flips excepted: those are ev's) ``mc`` samples ``samples`` worlds consistent with
-what it knows (:func:`golfsim.worlds.determinize`), and for every candidate action plays each world to the end of
+what it knows (:func:`golfsim.core.worlds.determinize`), and for every candidate action plays each world to the end of
 the deal, every seat following the rollout policy (ev by default). *Common random numbers*: every candidate meets
 the same worlds (same face-down cards, same stock order, same rollout streams), so the comparison between two
 actions is paired and a small sample still ranks them fairly.
@@ -17,7 +17,7 @@ Making it cheap and robust:
   advantage over ev's choice is more than ``confidence`` standard errors. The best of several noisy estimates is
   mostly luck, and this is what keeps few worlds from losing to ev.
 - *Horizon*: with ``horizon`` > 0 a rollout stops after that many more turns, and every player's layout is valued as
-  ev values it (:func:`agents.expected_value.column_value`: the expected final score of the layout from public
+  ev values it (:func:`golfsim.agents.expected_value.column_value`: the expected final score of the layout from public
   information, the chance of pairs to come included). Deals that end earlier are scored exactly.
 
 The objective (lower is better) of one rollout is, with ``s`` the deal scores (exact, or valued at the horizon):
@@ -35,7 +35,7 @@ The objective (lower is better) of one rollout is, with ``s`` the deal scores (e
 Hints
 -----
 :func:`rollout_values` runs the same rollouts for every legal action in every world (no halving, no choice) and
-returns the raw values, per world and action; :mod:`golfsim.hint` turns them into means and standard errors for
+returns the raw values, per world and action; :mod:`golfsim.coach.hint` turns them into means and standard errors for
 ``golfsim hint`` and the ``?`` key of ``golfsim play``. With ``halving=0`` and ``confidence=0`` on the same stream,
 mc plays the action whose mean objective there is lowest.
 
@@ -43,9 +43,10 @@ oracle
 ------
 ``oracle`` runs the same search on the one true world: it is given the real face-down cards, the real stock order
 and the deal stream (the simulator passes them to agents registered with ``sees_hidden``, see
-:mod:`golfsim.worlds`), so every rollout is the deal's real future with the rollout policy playing. It is a research
+:mod:`golfsim.core.worlds`), so every rollout is the deal's real future with the rollout policy playing. It is a
+research
 reference for the value of hidden information, never part of a default pool, and its label says that it sees hidden
-cards. The batch simulator and the step API (:func:`golfsim.env.play_game`) give it the true state; called with a
+cards. The batch simulator and the step API (:func:`golfsim.game.env.play_game`) give it the true state; called with a
 plain ``pub`` it returns -1, an illegal action, rather than play blind.
 
 Parameters (both agents)
@@ -69,18 +70,18 @@ halving : float, default 2
 from __future__ import annotations
 
 import numpy as np
+from golfsim.agents.base import AgentSpec, Param, register
+from golfsim.agents.common import opening_flip
+from golfsim.agents.expected_value import PARAMS as EV_PARAMS
+from golfsim.agents.expected_value import bonus_value, column_value, counting, ev_act
+from golfsim.agents.greedy import PARAMS as GREEDY_PARAMS
+from golfsim.agents.greedy import greedy_act
+from golfsim.agents.random_agent import random_act
 
-from agents.base import AgentSpec, Param, register
-from agents.common import opening_flip
-from agents.expected_value import PARAMS as EV_PARAMS
-from agents.expected_value import bonus_value, column_value, counting, ev_act
-from agents.greedy import PARAMS as GREEDY_PARAMS
-from agents.greedy import greedy_act
-from agents.random_agent import random_act
-from golfsim.engine import apply_action, is_legal, score_cards
-from golfsim.jit import hot, leaf
-from golfsim.rng import mix64, next_u64
-from golfsim.rules import (
+from golfsim._numba.jit import hot, leaf
+from golfsim.core.engine import apply_action, is_legal, score_cards
+from golfsim.core.rng import mix64, next_u64
+from golfsim.core.rules import (
     CURRENT,
     DONE,
     HOLE,
@@ -94,7 +95,7 @@ from golfsim.rules import (
     R_PLAYERS,
     TURN,
 )
-from golfsim.worlds import (
+from golfsim.core.worlds import (
     MAX_CARDS,
     MAX_HID_SIZE,
     MAX_PUB_SIZE,
@@ -328,7 +329,7 @@ def mc_act(pub, rules, params, agent_rng, player):
 
 @hot
 def oracle_act(pub, rules, params, agent_rng, player):
-    """Decision of ``oracle``: -1 (illegal) unless ``pub`` carries the true state (:mod:`golfsim.worlds`)."""
+    """Decision of ``oracle``: -1 (illegal) unless ``pub`` carries the true state (:mod:`golfsim.core.worlds`)."""
     if not has_sight(pub, rules):
         return -1
     return _act(pub, rules, params, agent_rng, player, True)

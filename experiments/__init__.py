@@ -16,10 +16,10 @@ name           question
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
-every committed result. ``python -m experiments.notebooks`` executes the notebooks in place at full size.
+every committed result. ``python -m golfsim.experiments.notebooks`` executes the notebooks in place at full size.
 
-Every experiment but ``benchmarks`` is a list of cells of independent tasks (:mod:`experiments.common`,
-:mod:`golfsim.tasks`) that run together on one executor: a thread pool on this machine, or a Dask cluster with
+Every experiment but ``benchmarks`` is a list of cells of independent tasks (:mod:`golfsim.experiments.common`,
+:mod:`golfsim.runs.tasks`) that run together on one executor: a thread pool on this machine, or a Dask cluster with
 ``golfsim experiment NAME --dask local:N`` / ``--dask tcp://HOST:PORT`` (``run(..., executor=...)`` from Python).
 Ctrl-C or SIGTERM stops a run: the complete cells are written, marked ``partial`` in ``config.json`` (with every
 cell's games done) and in ``table.md``, no unfinished cell is, ``all`` runs no further experiment, and the command
@@ -34,12 +34,12 @@ from types import ModuleType
 
 #: Experiment name -> module path.
 REGISTRY: dict[str, str] = {
-    "ladder": "experiments.ladder",
-    "tips": "experiments.tips",
-    "variants": "experiments.variants",
-    "players": "experiments.players",
-    "benchmarks": "experiments.benchmarks",
-    "search": "experiments.search",
+    "ladder": "golfsim.experiments.ladder",
+    "tips": "golfsim.experiments.tips",
+    "variants": "golfsim.experiments.variants",
+    "players": "golfsim.experiments.players",
+    "benchmarks": "golfsim.experiments.benchmarks",
+    "search": "golfsim.experiments.search",
 }
 
 #: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
@@ -72,7 +72,7 @@ def load(name: str) -> ModuleType:
 def source_fingerprint() -> dict[str, str]:
     """SHA-256 (first 16 hex digits) of the files in ``agents/`` and ``golfsim/``.
 
-    Superseded by :func:`experiments.fingerprint.behaviour_fingerprint`, which every committed ``config.json``
+    Superseded by :func:`golfsim.runs.fingerprint.behaviour_fingerprint`, which every committed ``config.json``
     records: a hash of source files changes with any edit, while the results stay valid. Kept so that code written
     against it still runs.
     """

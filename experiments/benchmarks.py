@@ -1,19 +1,20 @@
 """How throughput scales: deals per second against batch size, thread count and player count.
 
-Every point is ``golfsim.bench.run_benchmark`` (median of repeats after a warm-up) on the same kernels tournaments
+Every point is ``golfsim.kernels.bench.run_benchmark`` (median of repeats after a warm-up) on the same kernels
+tournaments
 use. ``games`` is the number of single deals timed per point.
 
-Run: ``golfsim experiment benchmarks`` or ``python -m experiments.benchmarks``.
+Run: ``golfsim experiment benchmarks`` or ``python -m golfsim.experiments.benchmarks``.
 """
 
 from __future__ import annotations
 
 import numba
 import pandas as pd
+from golfsim.experiments.common import ExperimentOutput, base_config
 
-from experiments.common import ExperimentOutput, base_config
-from golfsim.bench import run_benchmark
-from golfsim.rules import Rules
+from golfsim.core.rules import Rules
+from golfsim.kernels.bench import run_benchmark
 
 NAME = "benchmarks"
 AGENTS = ("greedy", "random")

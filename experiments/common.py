@@ -10,7 +10,7 @@ reproduces it; any other run is refused (:func:`check_target`) unless told to ov
 checkout cannot silently replace the committed results.
 
 How experiments run: each is a list of *cells* (:class:`Cell`: a player count of the ladder, a tip at a player
-count, a variant, ...), each cell a list of independent tasks (:mod:`golfsim.tasks`) and a reduction of their
+count, a variant, ...), each cell a list of independent tasks (:mod:`golfsim.runs.tasks`) and a reduction of their
 results. :func:`run_cells` submits the tasks of every cell at once to one executor, so every core (or every Dask
 worker) is busy. Ctrl-C stops the run: the cells whose every task finished are kept and reduced, the others are
 dropped (never a result for an unfinished cell), and the output is marked partial (:attr:`ExperimentOutput.partial`,
@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import golfsim  # noqa: E402
-from golfsim.tasks import Task, executor_workers, run_tasks, split_counts  # noqa: E402
+from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts  # noqa: E402
 
 #: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
 TASK_GAMES = 5000
@@ -129,9 +129,9 @@ class ExperimentOutput:
         """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written.
 
         Everything is written to a temporary directory first and moved into place at the end
-        (:func:`golfsim.outdir.write_directory`): an interrupted write leaves the directory as it was.
+        (:func:`golfsim.runs.outdir.write_directory`): an interrupted write leaves the directory as it was.
         """
-        from golfsim.outdir import write_directory
+        from golfsim.runs.outdir import write_directory
 
         out = Path(directory) if directory is not None else default_root() / self.name
 
@@ -190,7 +190,7 @@ class CellRun:
 
 def piece_tasks(make: Callable[[int, int], Task], games: int, units: int, workers: int) -> list[Task]:
     """Tasks ``make(first_game, count)`` covering ``games`` games in pieces of at most :data:`TASK_GAMES`, cut
-    finer for ``workers`` when an experiment has few seatings (``units``) (:func:`golfsim.tasks.split_counts`)."""
+    finer for ``workers`` when an experiment has few seatings (``units``) (:func:`golfsim.runs.tasks.split_counts`)."""
     return [make(first, count) for first, count in split_counts(games, TASK_GAMES, units, workers)]
 
 

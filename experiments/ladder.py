@@ -12,7 +12,7 @@ The searching players are slow (``mc`` plays about 10,000 times slower than ``ev
 players one table of ``mc`` with ev, pair-builder and greedy (random left out, a table seats four). The built-ins'
 section is played exactly as before, so its numbers do not depend on the search section.
 
-Run: ``golfsim experiment ladder`` or ``python -m experiments.ladder``.
+Run: ``golfsim experiment ladder`` or ``python -m golfsim.experiments.ladder``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 import pandas as pd
+from golfsim.agents import parse_agent
+from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 
-from agents import parse_agent
-from experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
-from experiments.fingerprint import behaviour_fingerprint
-from golfsim.rules import Rules
-from golfsim.tasks import executor_workers
+from golfsim.core.rules import Rules
+from golfsim.runs.fingerprint import behaviour_fingerprint
+from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import plan_tournament, reduce_tournament
 
 NAME = "ladder"
@@ -61,7 +61,7 @@ def agent_color(agent: str) -> str:
 
 def builtin_agents() -> list[str]:
     """Names of the built-in agents, sorted."""
-    from agents import REGISTRY
+    from golfsim.agents import REGISTRY
 
     return sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 
@@ -74,7 +74,7 @@ def search_pools() -> dict[int, list[str]]:
 
 def sees_hidden(label: str) -> bool:
     """True for an agent label of a player that is given the hidden cards."""
-    from agents.base import SEES_HIDDEN_MARK
+    from golfsim.agents.base import SEES_HIDDEN_MARK
 
     return label.endswith(SEES_HIDDEN_MARK)
 
@@ -133,12 +133,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each player count completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`experiments.common`).
+        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`golfsim.experiments.common`).
     """
     agents = builtin_agents()
     sizes = {p: (games if games is not None else FULL_DEAL_SETS[p]) for p in PLAYER_COUNTS}

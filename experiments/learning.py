@@ -21,7 +21,7 @@ Design
   learner's mean points per hole, its mean margin over the opponent with a 95% t-interval across deal sets, and
   the same for each built-in in the learner's place.
 
-Run: ``python -m experiments.learning`` (writes ``results/learning/``); ``--quick`` for a small trial elsewhere.
+Run: ``python -m golfsim.experiments.learning`` (writes ``results/learning/``); ``--quick`` for a small trial elsewhere.
 """
 
 from __future__ import annotations
@@ -34,15 +34,15 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from golfsim.experiments import source_fingerprint
+from golfsim.experiments.common import RESULTS, ExperimentOutput, base_config
 
-from experiments import source_fingerprint
-from experiments.common import RESULTS, ExperimentOutput, base_config
 from golfsim import stats
-from golfsim.interop import observation
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
+from golfsim.game import observation
 from golfsim.interop.gymnasium import GolfSoloEnv
-from golfsim.kernel_spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.kernels.simulate import simulate
 
 NAME = "learning"
 OPPONENTS = ("random", "greedy", "pair-builder", "ev")
@@ -315,12 +315,12 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
     ]
     config = base_config(NAME, sources=source_fingerprint(), settings=asdict(settings), rules=rules.to_dict(),
                          features=list(FEATURES), theta=policy.theta.round(4).tolist(), eval_seed=eval_seed,
-                         final_seed=final_seed, command="python -m experiments.learning")
+                         final_seed=final_seed, command="python -m golfsim.experiments.learning")
     return ExperimentOutput(NAME, table, config, {"figure": fig}, notes), curve
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m experiments.learning", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m golfsim.experiments.learning", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small trial run (written to --out only)")
     parser.add_argument("--out", type=Path, default=None, help=f"output folder (default {RESULTS / NAME})")
     args = parser.parse_args(argv)

@@ -1,5 +1,5 @@
 """``mc-tips``: the searching player ``mc`` with a strategy tip's rule laid over its decisions, for the tips
-experiment (:mod:`experiments.tips`).
+experiment (:mod:`golfsim.experiments.tips`).
 
 mc has no parameter for tips (b) and (e): its baseline and its rollouts are ev at its defaults. So the tips are
 tested on mc as rules over its decision, each a parameter of this agent (0 off, 1 on):
@@ -14,22 +14,24 @@ tested on mc as rules over its decision, each a parameter of this agent (0 off, 
 
 The search runs at every decision either way, so the agent's random stream is consumed exactly as plain ``mc``'s
 and, with both rules off, ``mc-tips`` plays move for move like ``mc`` with the same search parameters. It is
-registered when this module is imported (by :mod:`experiments.tips`); it is not a built-in and not in any default
+registered when this module is imported (by :mod:`golfsim.experiments.tips`); it is not a built-in and not in any
+default
 pool.
 """
 
 from __future__ import annotations
 
-from agents.base import REGISTRY, Param, register_compiled_agent
-from agents.common import hidden_mean, stall_floor
-from agents.expected_value import BIG, decision_context, draw_value, draw_value_reference, ev_act, layout_value
-from agents.expected_value import PARAMS as EV_PARAMS
-from agents.pair_builder import PARAMS as PB_PARAMS
-from agents.pair_builder import pair_builder_choice, reserved_columns
-from agents.search import MC_PARAMS, mc_act
-from golfsim.engine import top_discard
-from golfsim.jit import hot
-from golfsim.kernel_spec import (
+from golfsim.agents.base import REGISTRY, Param, register_compiled_agent
+from golfsim.agents.common import hidden_mean, stall_floor
+from golfsim.agents.expected_value import BIG, decision_context, draw_value, draw_value_reference, ev_act, layout_value
+from golfsim.agents.expected_value import PARAMS as EV_PARAMS
+from golfsim.agents.pair_builder import PARAMS as PB_PARAMS
+from golfsim.agents.pair_builder import pair_builder_choice, reserved_columns
+from golfsim.agents.search import MC_PARAMS, mc_act
+
+from golfsim._numba.jit import hot
+from golfsim.core.engine import top_discard
+from golfsim.core.spec import (
     FLIP,
     FLIP_PHASE,
     HELD,
@@ -42,7 +44,7 @@ from golfsim.kernel_spec import (
     START,
     TAKE_DISCARD,
 )
-from golfsim.worlds import stack_float64
+from golfsim.core.worlds import stack_float64
 
 NAME = "mc-tips"
 PAIRS_FIRST = len(MC_PARAMS)
@@ -119,7 +121,7 @@ def register_mc_tips() -> None:
     """Register ``mc-tips`` (once per process)."""
     if NAME not in REGISTRY:
         register_compiled_agent(NAME, "mc with strategy tips (b) pairs first and (e) count before you go out laid "
-                                      "over its moves (experiments.tips; not a built-in)", mc_tips_act, PARAMS)
+                                      "over its moves (golfsim.experiments.tips; not a built-in)", mc_tips_act, PARAMS)
 
 
 register_mc_tips()

@@ -1,4 +1,4 @@
-"""Execute the notebooks in place, with their outputs saved: ``python -m experiments.notebooks [--games N]``.
+"""Execute the notebooks in place, with their outputs saved: ``python -m golfsim.experiments.notebooks [--games N]``.
 
 By default every notebook runs at full size (``GOLFSIM_NOTEBOOK_GAMES=full``: the same sizes and seed as
 ``results/``, so the notebooks' tables equal the committed ones); ``--games N`` runs them at N games per cell instead.
@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from experiments import NOTEBOOK_GAMES_ENV
+from golfsim.experiments import NOTEBOOK_GAMES_ENV
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

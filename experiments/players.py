@@ -2,7 +2,8 @@
 
 Default rules at every player count (``decks="auto"``: one deck for 2-4 players, two for 5-8).
 
-- **Deal statistics** (:func:`experiments.variants.deal_statistics`): self-play of each built-in agent, every seat
+- **Deal statistics** (:func:`golfsim.experiments.variants.deal_statistics`): self-play of each built-in agent, every
+seat
   the same agent: mean deal score and spread, turns per deal, went-out share, how often the player who goes out has
   the lowest score, first-seat advantage.
 - **Order of the agents**: a round robin needs at least as many agents as seats, so at every count each agent plays a
@@ -11,7 +12,7 @@ Default rules at every player count (``decks="auto"``: one deck for 2-4 players,
   95% interval over deal sets; negative = better than a table of greedy players), and ``gauntlet_rank`` orders the
   agents by it (the anchor itself is 0).
 
-Run: ``golfsim experiment players`` or ``python -m experiments.players``.
+Run: ``golfsim experiment players`` or ``python -m golfsim.experiments.players``.
 """
 
 from __future__ import annotations
@@ -21,20 +22,20 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 import pandas as pd
-
-from experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
-from experiments.fingerprint import behaviour_fingerprint
-from experiments.ladder import agent_color, builtin_agents
-from experiments.variants import (
+from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
+from golfsim.experiments.ladder import agent_color, builtin_agents
+from golfsim.experiments.variants import (
     CONFIDENCE,
     DEAL_COLUMNS,
     PLOTTED_SELF_PLAY,
     reduce_deal_statistics,
     self_play_tasks,
 )
-from experiments.variants import summary as variants_summary
-from golfsim.rules import Rules, auto_decks
-from golfsim.tasks import executor_workers
+from golfsim.experiments.variants import summary as variants_summary
+
+from golfsim.core.rules import Rules, auto_decks
+from golfsim.runs.fingerprint import behaviour_fingerprint
+from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
 
 NAME = "players"
@@ -118,12 +119,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each player count completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`experiments.common`).
+        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`golfsim.experiments.common`).
     """
     agents = builtin_agents()
     n_self = FULL_SELF_PLAY_GAMES if games is None else int(games)

@@ -15,7 +15,8 @@ because the machine is shared: the wall time of a run depends on what else runs,
 speed is in the table too). It still depends on the hardware, so this experiment is, like ``benchmarks``, not part
 of ``golfsim experiment all`` (which it would also slow by about half an hour).
 
-Run: ``golfsim experiment search`` (``--games N`` plays N deal sets per setting) or ``python -m experiments.search``.
+Run: ``golfsim experiment search`` (``--games N`` plays N deal sets per setting) or ``python -m
+golfsim.experiments.search``.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from golfsim.agents.base import SEES_HIDDEN_MARK
+from golfsim.experiments.common import ExperimentOutput, base_config
 
-from agents.base import SEES_HIDDEN_MARK
-from experiments.common import ExperimentOutput, base_config
-from experiments.fingerprint import behaviour_fingerprint
-from golfsim.rules import Rules
+from golfsim.core.rules import Rules
+from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.tournament import run_tournament
 
 NAME = "search"
@@ -52,7 +53,7 @@ class Setting:
 
     @property
     def sees_hidden(self) -> bool:
-        from agents import parse_agent
+        from golfsim.agents import parse_agent
 
         return parse_agent(self.agent).spec.sees_hidden
 
@@ -81,13 +82,13 @@ COLUMNS = ["agent", "opponent", "role", "sees_hidden_cards", "samples", "halving
 def describe(agent: str) -> str:
     """The label of an agent in tables and figures (as in tournaments): its string, marked when it sees hidden
     cards."""
-    from agents import parse_agent
+    from golfsim.agents import parse_agent
 
     return parse_agent(agent).label
 
 
 def _params(agent: str) -> dict[str, float]:
-    from agents import parse_agent
+    from golfsim.agents import parse_agent
 
     return parse_agent(agent).param_dict()
 

@@ -7,7 +7,8 @@ Every tip is a parameter of a built-in agent (never a separate copy of an agent)
 - *off*: all ``P`` seats play the base agent with the tip switched off;
 - *on, seat s* (for every seat ``s``): the same, except that seat ``s`` plays the base agent with the tip on.
 
-All runs use the same seed, so game ``g`` is dealt identical cards in every run (``golfsim.simulate``: game ``g``
+All runs use the same seed, so game ``g`` is dealt identical cards in every run (``golfsim.kernels.simulate``: game
+``g``
 depends only on ``(seed, g)``), and the opponents are the same agents with the same random streams. For each deal set
 ``g`` the effect is the average over the tested seats ``s`` of ``total_on_s(g, s) - total_off(g, s)`` (rotating the
 tested seat removes the advantage of any one seat), and :func:`golfsim.stats.paired_difference` gives its mean and
@@ -19,13 +20,14 @@ player gain by following it?"
 A player that plans
 -------------------
 Tips (b) and (e) hurt ev, a player that looks one move ahead. The rows with base agent ``mc-tips`` ask whether they
-hurt ``mc``, which searches by playing each deal forward (:mod:`experiments.mc_tips`: mc at its defaults with the
+hurt ``mc``, which searches by playing each deal forward (:mod:`golfsim.experiments.mc_tips`: mc at its defaults with
+the
 tip's rule laid over its moves; with the rule off it plays exactly like ``mc``). mc is about 10,000 times slower than
 ev, so these rows are played at 2 players only, on far fewer deal sets (:data:`PLANNING_GAMES`), with mc in every
 seat. The other tips are parameters of greedy, pair-builder or ev that mc has no counterpart for (its baseline and
 rollouts are ev at its defaults, which already watches the discard pile): they are not re-tested on mc.
 
-Run: ``golfsim experiment tips`` or ``python -m experiments.tips``.
+Run: ``golfsim experiment tips`` or ``python -m golfsim.experiments.tips``.
 """
 
 from __future__ import annotations
@@ -35,16 +37,16 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
+import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 import numpy as np
 import pandas as pd
+from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 
-import experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
-from experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
-from experiments.fingerprint import behaviour_fingerprint
 from golfsim import stats
-from golfsim.rules import Rules
-from golfsim.simulate import win_shares
-from golfsim.tasks import Task, current_plugins, executor_workers
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import win_shares
+from golfsim.runs.fingerprint import behaviour_fingerprint
+from golfsim.runs.tasks import Task, current_plugins, executor_workers
 
 NAME = "tips"
 PLAYER_COUNTS = (2, 4)
@@ -154,10 +156,10 @@ def ab_cell(tip: Tip, players: int, games: int, seed: int = 0, workers: int = 1)
     (deals and agents seeded by ``seed``), reduced by :func:`ab_result`."""
     rules = Rules(players=players)
     runs = seatings(tip, players)
-    # the planning player is registered by importing experiments.mc_tips: worker processes must import it too
-    plugins = current_plugins() + (("experiments.mc_tips",) if tip.planning else ())
+    # the planning player is registered by importing golfsim.experiments.mc_tips: worker processes must import it too
+    plugins = current_plugins() + (("golfsim.experiments.mc_tips",) if tip.planning else ())
     per_run = [piece_tasks(lambda first, count, seats=seats: Task(rules, tuple(seats), seed, seed, first, count,
-                                                                   "golfsim.tasks:summarise_totals", plugins),
+                                                                   "golfsim.runs.tasks:summarise_totals", plugins),
                            games, len(runs), workers) for seats in runs]
     pieces = len(per_run[0])
     tasks = [t for run in per_run for t in run]
@@ -235,12 +237,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     tips : tuple of str, optional
         Keys of the tips to test (default all of ``TIPS``).
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete tests, and ``partial`` set (see :mod:`experiments.common`).
+        After Ctrl-C only the complete tests, and ``partial`` set (see :mod:`golfsim.experiments.common`).
     """
     n = FULL_GAMES if games is None else int(games)
     chosen = TIPS if tips is None else tuple(tip_by_key(k) for k in tips)

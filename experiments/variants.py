@@ -7,7 +7,7 @@ For the default two-player game and for each rule option changed on its own (``V
   (turns per deal, all players together), the share of deals that end by someone going out, how often the player
   who goes out has the lowest deal score (ties shared), and the first-seat advantage: the score of the player who
   moves first in the deal minus the mean score of the others (negative = moving first helps). The first player is
-  the ``first_player`` column of :func:`golfsim.simulate.simulate`'s deals.
+  the ``first_player`` column of :func:`golfsim.kernels.simulate.simulate`'s deals.
 - **Ranking** of the agents: a two-player round-robin :func:`golfsim.tournament.run_tournament` of every built-in
   agent on duplicate deals under the variant; its mean score per deal, win rate and rank, and the rank change from
   the default game.
@@ -16,7 +16,7 @@ Intervals are 95% Student-t intervals over games (the nine deals of a game are a
 respects any dependence inside a game), except the went-out-lowest share, a Wilson interval over deals (deals are
 dealt independently). The spread's interval comes from the t-interval of the per-game mean squared deviation.
 
-Run: ``golfsim experiment variants`` or ``python -m experiments.variants``.
+Run: ``golfsim experiment variants`` or ``python -m golfsim.experiments.variants``.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-
-from experiments.common import (
+from golfsim.experiments.common import (
     TASK_GAMES,
     Cell,
     ExperimentOutput,
@@ -39,11 +38,12 @@ from experiments.common import (
     piece_tasks,
     run_cells,
 )
-from experiments.fingerprint import behaviour_fingerprint
-from experiments.ladder import agent_color, builtin_agents
+from golfsim.experiments.ladder import agent_color, builtin_agents
+
 from golfsim import stats
-from golfsim.rules import TRUNCATED, Rules
-from golfsim.tasks import Task, current_plugins, executor_workers
+from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.runs.fingerprint import behaviour_fingerprint
+from golfsim.runs.tasks import Task, current_plugins, executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
 
 NAME = "variants"
@@ -88,7 +88,7 @@ def variant_rules(option: str, value, players: int = PLAYERS) -> Rules:
 
 
 #: Games per group whose went-out shares are summed together: the batch size the deal statistics were first
-#: computed with (:data:`golfsim.simulate.DEFAULT_BATCH`), kept so that the committed numbers stay bit for bit.
+#: computed with (:data:`golfsim.kernels.simulate.DEFAULT_BATCH`), kept so that the committed numbers stay bit for bit.
 SHARE_GROUP = 20_000
 
 
@@ -106,7 +106,7 @@ class DealSummary:
 
 
 def summarise_deals(batch) -> DealSummary:
-    """:class:`DealSummary` of a :class:`golfsim.simulate.Batch` (a task's summary function)."""
+    """:class:`DealSummary` of a :class:`golfsim.kernels.simulate.Batch` (a task's summary function)."""
     scores = batch.hole_scores.astype(np.float64)
     n, holes, players = scores.shape
     first = np.tile(np.arange(holes) % players, (n, 1))
@@ -129,7 +129,7 @@ def self_play_tasks(agent: str, rules: Rules, games: int, seed: int = 0, workers
     """Tasks of ``games`` self-play games of ``agent`` in every seat (deals and agents seeded by ``seed``)."""
     plugins = current_plugins()
     return piece_tasks(lambda first, count: Task(rules, (agent,) * rules.players, seed, seed, first, count,
-                                                 "experiments.variants:summarise_deals", plugins),
+                                                 "golfsim.experiments.variants:summarise_deals", plugins),
                        games, units, workers)
 
 
@@ -265,7 +265,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each variant completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------

@@ -1,9 +1,42 @@
 """golfsim: a fast, faithful research toolkit for six-card Golf.
 
-The main entry points: :class:`golfsim.rules.Rules` (every rule option), :func:`golfsim.simulate.simulate`
-(batch games), :class:`golfsim.env.GolfEnv` (the step API), :class:`golfsim.game.Game` (an N-hole game a decision
-at a time, with events), :mod:`golfsim.trace` (decision logs), :func:`golfsim.scoring.score_layout` and the
-``golfsim`` command line.
+The names most scripts need are importable from here (each loads its subsystem on first use)::
+
+    from golfsim import Rules, simulate, GolfEnv, Game, parse_agent, score_layout
+
+The subsystems, lowest first (each imports only those above it):
+
+- :mod:`golfsim.core`: the rules (spec, :class:`Rules`, cards, random streams, the compiled engine, scoring);
+- :mod:`golfsim._numba`: how golfsim compiles (private);
+- :mod:`golfsim.agents`: the policy contract, the registry, the built-in bots and plugin loading;
+- :mod:`golfsim.kernels`: the compiled game loops (batch simulation, self-play, logged games, bot loops);
+- :mod:`golfsim.game`: :class:`Game` (one N-hole game a decision at a time, with events) and the step API
+  :class:`GolfEnv`;
+- :mod:`golfsim.interop`: PettingZoo, Gymnasium and OpenSpiel adapters;
+- :mod:`golfsim.runs`: tasks on executors, result directories, provenance, progress;
+- :mod:`golfsim.tournament`, :mod:`golfsim.sweep`, :mod:`golfsim.tuning`, :mod:`golfsim.logs`,
+  :mod:`golfsim.coach`: tournaments, grids of tournaments, parameter search, decision logs, hints;
+- :mod:`golfsim.experiments`: the research questions, each writing ``results/<name>/``;
+- :mod:`golfsim.cli`: the ``golfsim`` command line.
 """
 
+from importlib import import_module
+
 __version__ = "0.1.0"
+
+_LAZY = {
+    "Rules": "golfsim.core.rules",
+    "score_layout": "golfsim.core.scoring",
+    "simulate": "golfsim.kernels.simulate",
+    "GolfEnv": "golfsim.game.env",
+    "Game": "golfsim.game.game",
+    "parse_agent": "golfsim.agents",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'golfsim' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """``python -m golfsim`` runs the command line."""
 
-from golfsim.cli import main
+from golfsim.cli.app import main
 
 if __name__ == "__main__":  # not when a worker process (multiprocessing spawn, Dask) imports this module again
     main()

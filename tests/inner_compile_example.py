@@ -3,7 +3,7 @@ cache them (it caches functions defined in a file)."""
 
 from numba import njit
 
-from golfsim.jit import hot, leaf
+from golfsim._numba.jit import hot, leaf
 
 
 @leaf

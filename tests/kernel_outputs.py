@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from golfsim.simulate import Table, work_arrays
+from golfsim.kernels.simulate import Table, work_arrays
 
 
 def kernel_outputs(kernel, table: Table, games: int, seed: int) -> list[np.ndarray]:

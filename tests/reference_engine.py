@@ -1,7 +1,8 @@
 """A slow, plain-Python reference engine for one deal of six-card Golf.
 
 This module exists to cross-check the compiled engine: it is written independently from the rules contract
-(``shared/RULES.md``) and the specification in the docstring of ``golfsim/rules.py``, for clarity rather than speed.
+(``shared/RULES.md``) and the specification in the docstring of ``golfsim/core/rules.py``,
+for clarity rather than speed.
 The only thing it takes from ``golfsim`` is a ``Rules`` object, read as a plain bag of options (``players``, ``decks``,
 ``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``, ``end``, ``twos_pair``,
 ``four_of_a_kind_bonus``, ``turn_cap``); points and the pack are worked out here from those options.

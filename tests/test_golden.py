@@ -11,7 +11,7 @@ import difflib
 
 import pytest
 
-from golfsim.simulate import simulate
+from golfsim.kernels.simulate import simulate
 from tests.golden import __main__ as golden_command
 from tests.golden.playthroughs import BATCH_FILE, CASES, REGENERATE, batch_summary, play_case
 

@@ -1,6 +1,6 @@
 """The worked scoring examples of RULES.md ("any scorer must reproduce these"), copied from the contract."""
 
-from golfsim.rules import Rules
+from golfsim.core.rules import Rules
 
 WORKED_EXAMPLES = [
     # layout, rule options, score

@@ -5,9 +5,9 @@ Importing this file registers the agent ``ismcts`` (parameters ``simulations``, 
 (:class:`golfsim.interop.openspiel.RolloutEvaluator`). It plays through the step API like any plain-Python agent
 (the batch simulator and ``golfsim tournament`` take compiled agents only)::
 
-    from agents.plugins import load_module
-    from golfsim.env import play_game
-    from golfsim.rules import Rules
+    from golfsim.agents.plugins import load_module
+    from golfsim.game.env import play_game
+    from golfsim.core.rules import Rules
 
     load_module("docs/examples/openspiel_ismcts_agent.py")
     play_game(["ismcts:simulations=50", "greedy"], Rules(players=2, holes=1), seed=1)
@@ -23,13 +23,13 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from golfsim.agents import Param, register_python_agent
 from open_spiel.python.algorithms import ismcts
 
-from agents import Param, register_python_agent
 from golfsim import stats
-from golfsim.env import play_game
+from golfsim.core.rules import Rules
+from golfsim.game.env import play_game
 from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
-from golfsim.rules import Rules
 
 
 def make_ismcts(params: dict):

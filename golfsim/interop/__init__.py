@@ -6,7 +6,7 @@
   at a golfsim table.
 
 The adapters have no rules of their own: every deal, legal-action test, move and score is a call into
-:mod:`golfsim.engine`, and what a seat observes is encoded from the engine's public state by
-:mod:`golfsim.interop.observation`. :mod:`golfsim.interop.table` holds the one deal the adapters share and the
+:mod:`golfsim.core.engine`, and what a seat observes is encoded from the engine's public state by
+:mod:`golfsim.game.observation`. :mod:`golfsim.interop.table` holds the one deal the adapters share and the
 compiled loop that plays the bots' turns. This package itself imports none of the frameworks.
 """

@@ -9,7 +9,7 @@
 ``gymnasium.make("golfsim/Golf-v0", opponents=["ev"], seat=0, holes=1, render_mode=None, **rule options)``:
 ``opponents`` names one compiled agent per other seat, with parameters as anywhere in golfsim
 (``"pair-builder:keep_threshold=8"``, user agents included); the table has ``len(opponents) + 1`` players and you
-sit in ``seat``. The rule options are those of :class:`golfsim.rules.Rules`. An unknown opponent or rule option, or
+sit in ``seat``. The rule options are those of :class:`golfsim.core.rules.Rules`. An unknown opponent or rule option, or
 a plain-Python opponent, is a ``ValueError`` naming it.
 
 Opponents move inside ``step``: after your action the engine and the bots play, in one compiled call, every
@@ -17,12 +17,12 @@ opponent decision until it is your turn again or the game is over, so one ``step
 
 Actions
     ``Discrete(27)``, the engine's action ids (table in :mod:`golfsim.interop.pettingzoo` and
-    :mod:`golfsim.kernel_spec`). An action the mask does not allow raises a ``ValueError`` naming the legal ones, so
+    :mod:`golfsim.core.spec`). An action the mask does not allow raises a ``ValueError`` naming the legal ones, so
     ``env.action_space.sample()`` draws among the legal actions of the current decision (pass ``mask`` to choose
     another set), which is what generic tools such as ``check_env`` expect of a random action.
 Observations
     ``{"observation": Box(float32, 56 + 7P), "action_mask": Box(int8, 27)}``: exactly what your seat may know, you
-    first (layout in :mod:`golfsim.interop.observation`), and the engine's legal actions. ``info["action_mask"]``
+    first (layout in :mod:`golfsim.game.observation`), and the engine's legal actions. ``info["action_mask"]``
     holds the same mask.
 Rewards
     Minus the points you scored on a hole, given at the step that ends it, 0 at every other step: an episode's
@@ -32,7 +32,7 @@ Episode end
     stands and rewarded as above).
 Seeding
     ``reset(seed=s)`` plays game 0 under ``s``: the deals of ``GolfEnv().reset(s, game=0, hole=h)`` and the bots'
-    random streams of ``golfsim.env.play_game(..., seed=s, game=0)``; each later ``reset()`` without a seed plays
+    random streams of ``golfsim.game.env.play_game(..., seed=s, game=0)``; each later ``reset()`` without a seed plays
     the next game index.
 """
 
@@ -48,10 +48,10 @@ try:
 except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
     raise ImportError("golfsim.interop.gymnasium needs Gymnasium: pip install 'golfsim[rl]'") from err
 
-from golfsim.interop import observation
+from golfsim.core.spec import NUM_ACTIONS
+from golfsim.game import observation
 from golfsim.interop.pettingzoo import check_render_mode
 from golfsim.interop.table import Match, rules_from_options
-from golfsim.kernel_spec import NUM_ACTIONS
 
 ENV_ID = "golfsim/Golf-v0"
 

@@ -5,7 +5,7 @@
 >>> game = pyspiel.load_game("python_golf(players=3,jokers=minus2,end=one_last_turn)")
 
 Parameters
-    ``players`` (2), ``holes`` (1), and the rule options of :class:`golfsim.rules.Rules` under their own names:
+    ``players`` (2), ``holes`` (1), and the rule options of :class:`golfsim.core.rules.Rules` under their own names:
     ``jokers``, ``opening_flips``, ``end``, ``twos_pair``, ``discard_and_flip`` (strings),
     ``reveal_instead_of_draw`` (bool), ``four_of_a_kind_bonus``, ``turn_cap`` and ``decks`` (ints; ``decks=0``
     means the rules' ``"auto"``). ``recycle_seed`` (0) seeds the shuffle of a recycled stock (see Chance).
@@ -13,7 +13,7 @@ Parameters
 Chance
     Each hole begins with one chance node per card of the pack, dealing the deck top card first: the outcome is the
     card's rank code (0 joker, 1 ace .. 13 king) with probability proportional to the copies not dealt yet. The
-    engine then deals that deck exactly as ``golfsim.env.GolfEnv.reset(deck=...)`` does (card ``i`` of the first
+    engine then deals that deck exactly as ``golfsim.game.env.GolfEnv.reset(deck=...)`` does (card ``i`` of the first
     ``6P`` to seat ``(first + i) % P``, position ``i // P``; the next card starts the discard pile; the rest is the
     stock). The one shuffle inside play, of a recycled stock (when the stock runs out), is drawn from the stream
     ``(recycle_seed, 0, hole)`` rather than a chance node: a player cannot predict it, but it is a fixed function of
@@ -23,7 +23,7 @@ Actions
 Returns
     Minus each player's game total (its points summed over the holes): terminal rewards, general-sum.
 Observations
-    Observation tensor: the vector of :mod:`golfsim.interop.observation` (exactly what the player may know, seen
+    Observation tensor: the vector of :mod:`golfsim.game.observation` (exactly what the player may know, seen
     from its seat); observation string: the same facts in words. Information-state string: perfect recall, one
     line per event of the game as that player saw it (every decision with the cards it showed, the player's own
     drawn cards, hole ends), then the observation string. Information-state tensor: the observation vector. It is
@@ -31,7 +31,7 @@ Observations
     card counting needs of the past, the discard pile and the unseen and known-stock counts, is in it.
 
 The bridge: :func:`openspiel_policy` turns an OpenSpiel bot into a golfsim plain-Python agent (an observation dict
-in, an action out), so it plays through ``golfsim.env.play_game`` against any golfsim agent. From the public
+in, an action out), so it plays through ``golfsim.game.env.play_game`` against any golfsim agent. From the public
 state it sees, it builds a ``python_golf`` state whose hidden cards are a random draw consistent with what the
 seat knows, and asks the bot; a bot that reads hidden cards (perfect-information MCTS) would therefore play on a
 guess, while information-set MCTS resamples them itself. :class:`RolloutEvaluator` evaluates positions for
@@ -49,12 +49,11 @@ try:
 except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
     raise ImportError("golfsim.interop.openspiel needs OpenSpiel: pip install 'golfsim[rl]'") from err
 
-from golfsim.cards import NUM_RANKS, rank_name
-from golfsim.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
-from golfsim.interop import observation
-from golfsim.interop.bot_loop import DECK_DTYPE, ILLEGAL_BOT
-from golfsim.interop.table import Match
-from golfsim.kernel_spec import (
+from golfsim.core.cards import NUM_RANKS, rank_name
+from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
     CURRENT,
     DONE,
     END_REASON,
@@ -80,8 +79,9 @@ from golfsim.kernel_spec import (
     TURN,
     action_name,
 )
-from golfsim.rng import deal_state
-from golfsim.rules import Rules
+from golfsim.game import observation
+from golfsim.interop.table import Match
+from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT
 
 GAME_NAME = "python_golf"
 _RULE_PARAMETERS = {
@@ -451,7 +451,8 @@ def openspiel_policy(make_bot: Callable, rules: Rules, seed: int = 0) -> Callabl
     Returns
     -------
     callable
-        ``policy(observation) -> action`` for ``golfsim.env.play_game``; it reads only ``observation["observation"]``,
+        ``policy(observation) -> action`` for ``golfsim.game.env.play_game``; it reads only
+        ``observation["observation"]``,
         the public state as the seat to move sees it.
     """
     game = load_game(rules)

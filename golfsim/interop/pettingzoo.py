@@ -9,7 +9,7 @@
 ...     e.step(action)
 
 ``env(players=2, holes=1, render_mode=None, **rule options)``: the rule options are those of
-:class:`golfsim.rules.Rules` (``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``,
+:class:`golfsim.core.rules.Rules` (``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``,
 ``end``, ``twos_pair``, ``four_of_a_kind_bonus``, ``decks``, ``turn_cap``); an unknown option or a bad value is a
 ``ValueError`` naming it. ``env`` wraps :class:`raw_env` in PettingZoo's order-enforcing wrapper.
 
@@ -18,7 +18,7 @@ Agents
     opened by seat ``h % P``, and a turn may take two decisions (draw, then place or throw; a throw may be followed
     by a flip).
 Actions
-    ``Discrete(27)``, the engine's action ids (:mod:`golfsim.kernel_spec`):
+    ``Discrete(27)``, the engine's action ids (:mod:`golfsim.core.spec`):
 
     =======  ===============================================================================
     0..5     take the top discard and put it at position k (the old card goes on the discard)
@@ -35,7 +35,7 @@ Actions
 Observations
     ``{"observation": Box(float32, 56 + 7P), "action_mask": Box(int8, 27)}``. The vector is exactly what that
     seat may know (RULES.md "What a player knows"), seen from its own place: the layout is documented in
-    :mod:`golfsim.interop.observation`. The mask is the engine's legal actions for the agent to move and all zeros
+    :mod:`golfsim.game.observation`. The mask is the engine's legal actions for the agent to move and all zeros
     for everyone else.
 Rewards
     When a hole ends, each agent's reward is minus the points it scored on that hole (golf: fewer is better), so
@@ -44,7 +44,7 @@ Episode end
     Termination after the last hole. A deal that reaches the rules' ``turn_cap`` is scored as it stands (rewards as
     above) and ends the episode as a truncation for every agent.
 Seeding
-    ``reset(seed=s)`` plays game 0 under ``s``: hole ``h`` is the deal ``golfsim.env.GolfEnv().reset(s, game=0,
+    ``reset(seed=s)`` plays game 0 under ``s``: hole ``h`` is the deal ``golfsim.game.env.GolfEnv().reset(s, game=0,
     hole=h)`` gives and the batch simulator plays as game 0 of ``simulate(..., seed=s)``. Each later ``reset()``
     without a seed plays the next game index under the same seed.
 Rendering
@@ -62,9 +62,9 @@ try:
 except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
     raise ImportError("golfsim.interop.pettingzoo needs PettingZoo: pip install 'golfsim[rl]'") from err
 
-from golfsim.interop import observation
+from golfsim.core.spec import NUM_ACTIONS
+from golfsim.game import observation
 from golfsim.interop.table import Match, rules_from_options
-from golfsim.kernel_spec import NUM_ACTIONS
 
 RENDER_MODES = ("ansi",)
 

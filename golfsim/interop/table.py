@@ -7,7 +7,7 @@ there, not a Python round trip.
 
 Coordinates match the rest of golfsim: hole ``h`` of game ``g`` under ``seed`` is dealt from the deal stream
 ``(seed, g, h)`` and seat ``p``'s bot draws from the agent stream ``(seed, g, p)``, exactly as
-``golfsim.env.play_game(agents, rules, seed, game=g)`` and ``simulate(..., seed=seed)`` do.
+``golfsim.game.env.play_game(agents, rules, seed, game=g)`` and ``simulate(..., seed=seed)`` do.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.base import AgentChoice, parse_agent
-from golfsim.cards import format_layout, rank_name
-from golfsim.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
-from golfsim.errors import IllegalActionError
-from golfsim.interop import observation
-from golfsim.interop.bot_loop import DECK_DTYPE, ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
-from golfsim.kernel_spec import (
+from golfsim.agents.base import AgentChoice, parse_agent
+from golfsim.core.cards import format_layout, rank_name
+from golfsim.core.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
+from golfsim.core.errors import IllegalActionError
+from golfsim.core.rng import agent_state, check_seed, deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
     CURRENT,
     DONE,
     END_REASON,
@@ -41,9 +41,9 @@ from golfsim.kernel_spec import (
     TURN,
     action_name,
 )
-from golfsim.rng import agent_state, check_seed, deal_state
-from golfsim.rules import Rules
-from golfsim.simulate import Table
+from golfsim.game import observation
+from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
+from golfsim.kernels.simulate import Table
 
 
 def resolve_bots(bots: Sequence, rules: Rules) -> list[AgentChoice | None]:
@@ -53,7 +53,7 @@ def resolve_bots(bots: Sequence, rules: Rules) -> list[AgentChoice | None]:
     ------
     ValueError
         For a list of the wrong length, an unknown agent or parameter, or a plain-Python agent (those play
-        through ``golfsim.env.play_game``; a bot here must be compiled).
+        through ``golfsim.game.env.play_game``; a bot here must be compiled).
     """
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} seats given for {rules.players} players")
@@ -90,7 +90,8 @@ class Match:
     rules : Rules
         The rule set, ``holes`` included.
     bots : sequence
-        One entry per seat: an agent name or :class:`~agents.base.AgentChoice` for a bot, ``None`` for a seat whose
+        One entry per seat: an agent name or :class:`~golfsim.agents.base.AgentChoice` for a bot, ``None`` for a seat
+        whose
         decisions come from :meth:`play`.
     """
 
@@ -193,7 +194,7 @@ class Match:
         return self.mask
 
     def observe(self, seat: int, out: np.ndarray | None = None, private: bool = True) -> np.ndarray:
-        """What ``seat`` may know now (:mod:`golfsim.interop.observation`), as float32."""
+        """What ``seat`` may know now (:mod:`golfsim.game.observation`), as float32."""
         if out is None:
             out = np.zeros(observation.size(self.rules.players), dtype=np.float32)
         observation.encode(self.pub, self.packed, seat, 1 if private else 0, out)

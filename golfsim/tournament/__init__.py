@@ -34,7 +34,7 @@ if anything, conservative.
 
 How it runs
 -----------
-A tournament is a plan of independent tasks (:mod:`golfsim.tasks`): each plays one piece of the deal sets (at most
+A tournament is a plan of independent tasks (:mod:`golfsim.runs.tasks`): each plays one piece of the deal sets (at most
 ``batch_size``, cut finer when that keeps more cores busy) at one table in one seat order. Every task is submitted
 at once to an executor (a thread pool by default; processes or a Dask cluster on request), and their small per-game
 arrays are put back together in game order, so the numbers never depend on the executor, the thread count or the
@@ -51,7 +51,7 @@ command), :mod:`~golfsim.tournament.running` (running and reducing a plan), :mod
 (standings, pairs, ratings) and :mod:`~golfsim.tournament.result` (the result, its JSON and files).
 """
 
-from agents.base import split_agents
+from golfsim.agents.base import split_agents
 from golfsim.tournament.planning import (
     DEFAULT_BATCH,
     MAX_AUTO_PERMUTATION_SEATS,

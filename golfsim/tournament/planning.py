@@ -1,7 +1,7 @@
 """Planning a tournament: which agents sit together, in which seat orders, with which seeds, cut into tasks.
 
 A plan (:func:`plan_tournament`) is pure data: the pool's labels, the tables and seat orders, and the
-:class:`golfsim.tasks.Task` list that plays them; :mod:`golfsim.tournament.running` runs and reduces it.
+:class:`golfsim.runs.tasks.Task` list that plays them; :mod:`golfsim.tournament.running` runs and reduces it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import AgentChoice, parse_agent, split_agents
 from golfsim import stats
-from golfsim.rng import check_seed
-from golfsim.rules import Rules
-from golfsim.simulate import Table
-from golfsim.tasks import Task, current_plugins, split_counts
+from golfsim.agents.base import AgentChoice, parse_agent, split_agents
+from golfsim.core.rng import check_seed
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import Table
+from golfsim.runs.tasks import Task, current_plugins, split_counts
 
 #: Deal sets per block: each simulator call plays one block at one table in one rotation.
 DEFAULT_BATCH = 2000
@@ -288,10 +288,10 @@ class TournamentPlan:
 def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
                     schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
                     batch_size: int = DEFAULT_BATCH, confidence: float = 0.95, workers: int = 1,
-                    summary: str = "golfsim.tasks:summarise_games") -> TournamentPlan:
+                    summary: str = "golfsim.runs.tasks:summarise_games") -> TournamentPlan:
     """Check a tournament's request and plan it (see :func:`golfsim.tournament.run_tournament` for the
     parameters); ``workers`` is how many tasks can run at once: the deal sets are cut so that the plan has at
-    least :data:`golfsim.tasks.TASKS_PER_WORKER` tasks per worker (:func:`golfsim.tasks.split_counts`).
+    least :data:`golfsim.runs.tasks.TASKS_PER_WORKER` tasks per worker (:func:`golfsim.runs.tasks.split_counts`).
 
     Raises
     ------

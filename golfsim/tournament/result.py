@@ -191,7 +191,7 @@ class TournamentResult:
         Files: ``standings.csv``, ``head_to_head.csv``, ``ratings.csv``, ``tournament.json`` (the
         :meth:`to_json` document), ``config.json`` (rules, agents, seed, sample size, schedule, tables, package
         version and the command that reruns it), ``score_distribution.png`` and ``head_to_head.png``. The files are
-        written to a temporary directory first and moved into place together (:mod:`golfsim.outdir`), so an
+        written to a temporary directory first and moved into place together (:mod:`golfsim.runs.outdir`), so an
         interrupted write leaves ``directory`` as it was.
 
         Returns
@@ -199,8 +199,8 @@ class TournamentResult:
         list of pathlib.Path
             The files written.
         """
-        from golfsim import report
-        from golfsim.outdir import write_directory
+        from golfsim.runs.outdir import write_directory
+        from golfsim.tournament import report
 
         def fill(d: Path) -> list[Path]:
             written = []

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 import golfsim
-from golfsim.progress import CountBar
-from golfsim.rules import Rules
-from golfsim.tasks import GameSummary, executor_workers, run_tasks
+from golfsim.core.rules import Rules
+from golfsim.runs.progress import CountBar
+from golfsim.runs.tasks import GameSummary, executor_workers, run_tasks
 from golfsim.tournament.planning import DEFAULT_BATCH, TournamentPlan, plan_tournament, rotation_agent_seed
 from golfsim.tournament.result import TournamentResult
 from golfsim.tournament.statistics import _fit_ratings, _standings_and_pairs
@@ -77,11 +77,11 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
         ``True`` shows a rich progress bar on stderr; a callable is called as ``progress(games_done, games_total)``
         after every simulator call (raise ``KeyboardInterrupt`` from it to stop the run).
     log : str or Path, optional
-        Also write every decision and deal end to this Parquet file (:mod:`golfsim.trace`); the games played are
+        Also write every decision and deal end to this Parquet file (:mod:`golfsim.logs.trace`); the games played are
         the same. A logged tournament plays its tasks one after another in this process.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.tasks`): a ``ProcessPoolExecutor``, a Dask client's executor
-        (:func:`golfsim.tasks.dask_executor`), ... Default: a thread pool of ``threads`` threads. Results do not
+        Runs the tasks (:mod:`golfsim.runs.tasks`): a ``ProcessPoolExecutor``, a Dask client's executor
+        (:func:`golfsim.runs.tasks.dask_executor`), ... Default: a thread pool of ``threads`` threads. Results do not
         depend on it.
     raise_on_interrupt : bool
         After a ``KeyboardInterrupt``, raise :class:`TournamentInterrupted` (a ``KeyboardInterrupt`` carrying the
@@ -151,10 +151,10 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 
 def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, bool]:
-    """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.trace`)."""
-    from golfsim.simulate import Table
-    from golfsim.tasks import summarise_games
-    from golfsim.trace import DecisionLog
+    """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.logs.trace`)."""
+    from golfsim.kernels.simulate import Table
+    from golfsim.logs.trace import DecisionLog
+    from golfsim.runs.tasks import summarise_games
 
     labels, n_seatings = plan.labels, len(plan.seatings)
     decision_log = DecisionLog(log, plan.rules, plan.seed)
@@ -194,7 +194,7 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
                       seconds: float = 0.0) -> TournamentResult:
     """Put the tasks' game summaries together in game order and compute the standings, pairs and ratings.
 
-    ``results`` maps task index to its :class:`golfsim.tasks.GameSummary`; the deal sets kept are the pieces
+    ``results`` maps task index to its :class:`golfsim.runs.tasks.GameSummary`; the deal sets kept are the pieces
     complete in every seating from the first on (all of them for an uninterrupted run).
     """
     choices, labels, rules, seatings = plan.choices, plan.labels, plan.rules, plan.seatings
@@ -265,7 +265,7 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
         "rating_model": model,
         "rating_converged": bool(fit["converged"]) if fit is not None else None,
         "batch_size": plan.batch_size,
-        "deal_rule": "hole h of deal set g is dealt from golfsim.rng.deal_state(seed, g, h) in every seat order",
+        "deal_rule": "hole h of deal set g is dealt from golfsim.core.rng.deal_state(seed, g, h) in every seat order",
         "agent_seed_rule": "golfsim.tournament.rotation_agent_seed(seed, table, seat order): numpy "
                            "SeedSequence(entropy=seed, spawn_key=(table, seat order)), 63 bits",
         "python": platform.python_version(),

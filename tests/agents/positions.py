@@ -9,10 +9,10 @@ whose true rank (unknown to every agent) is a King. For example::
     pos.decide("pair-builder")          # -> TAKE_DISCARD + 3: the Queen goes under the Queen
     pos.name(pos.decide("greedy"))      # -> "take discard to 3"
 
-The deal itself is made by the engine (:func:`golfsim.engine.deal_from_deck` from a deck order built from the
-text), the face-up cards and the discard pile are then written into the public fields as :mod:`golfsim.rules`
+The deal itself is made by the engine (:func:`golfsim.core.engine.deal_from_deck` from a deck order built from the
+text), the face-up cards and the discard pile are then written into the public fields as :mod:`golfsim.core.rules`
 describes them (with ``unseen`` reduced for every card that is now seen), and a held card or a flip after a throw
-is reached by playing the draw (and the throw) through :func:`golfsim.engine.apply_action`. So every position
+is reached by playing the draw (and the throw) through :func:`golfsim.core.engine.apply_action`. So every position
 satisfies the engine's own bookkeeping: each card of the pack is in exactly one place, and ``unseen`` counts exactly
 the face-down and never-drawn cards.
 """
@@ -23,12 +23,12 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
+from golfsim.agents import parse_agent
+from golfsim.agents.dispatch import act
 
-from agents import parse_agent
-from agents.dispatch import act
-from golfsim.cards import parse_card
-from golfsim.engine import apply_action, deal_from_deck, is_legal
-from golfsim.rules import (
+from golfsim.core.cards import parse_card
+from golfsim.core.engine import apply_action, deal_from_deck, is_legal
+from golfsim.core.rules import (
     CURRENT,
     DISCARD_N,
     DRAW_STOCK,

@@ -3,8 +3,8 @@ truncated deal: in every seat, and mixed with random players (whose odd layouts 
 
 import pytest
 
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
 
 AGENTS = ["greedy", "ev", "pair-builder"]
 GAMES = 1500  # two-hole games, so the dealer moves and game totals are in play

@@ -2,10 +2,10 @@
 
 import pandas as pd
 import pytest
+from golfsim.agents.base import split_agents
 
-from agents.base import split_agents
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
 
 
 def test_split_keeps_each_agents_parameters_together():

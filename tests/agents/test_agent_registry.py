@@ -1,9 +1,8 @@
 """The built-in agents are registered under their names, with documented parameters; random and greedy by id."""
 
 import pytest
-
-from agents import REGISTRY, parse_agent
-from agents.base import MAX_PARAMS
+from golfsim.agents import REGISTRY, parse_agent
+from golfsim.agents.base import MAX_PARAMS
 
 
 @pytest.mark.parametrize("name, builtin_id", [("random", 0), ("greedy", 1), ("ev", None), ("pair-builder", None)])

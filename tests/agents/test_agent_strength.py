@@ -10,8 +10,8 @@ lie below zero: the margin comes from the sample, not from a guessed threshold.
 import numpy as np
 import pytest
 
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
 from golfsim.stats import paired_difference
 
 OPPONENT = "greedy"

@@ -14,10 +14,10 @@ tip                                                         agent and parameter 
 Each test shows a position where the switch changes the decision the way the tip says it should.
 """
 
-from positions import position
+from golfsim.agents import REGISTRY
 
-from agents import REGISTRY
-from golfsim.rules import PLACE_DRAWN, THROW_DRAWN
+from golfsim.core.rules import PLACE_DRAWN, THROW_DRAWN
+from tests.agents.positions import position
 
 TIPS = {
     "a": ("greedy", "blind_swap"),

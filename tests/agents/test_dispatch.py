@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit, typeof
-
-from agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
-from agents.dispatch import (
+from golfsim.agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
+from golfsim.agents.dispatch import (
     POINTER_SLOTS,
     AgentFunctions,
     act,
@@ -16,13 +14,15 @@ from agents.dispatch import (
     pointer_function,
     unused_slot,
 )
-from agents.expected_value import ev_act_bonus, ev_act_no_bonus
-from golfsim.engine import is_legal
-from golfsim.env import GolfEnv
-from golfsim.errors import IllegalActionError
-from golfsim.kernel_spec import DRAW_STOCK, FLIP, MAX_PLAYERS, NUM_ACTIONS, PASS, R_FOUR_BONUS, THROW_DRAWN
-from golfsim.rules import Rules
-from golfsim.simulate import Table, iter_batches, simulate
+from golfsim.agents.expected_value import ev_act_bonus, ev_act_no_bonus
+from numba import njit, typeof
+
+from golfsim.core.engine import is_legal
+from golfsim.core.errors import IllegalActionError
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, MAX_PLAYERS, NUM_ACTIONS, PASS, R_FOUR_BONUS, THROW_DRAWN
+from golfsim.game.env import GolfEnv
+from golfsim.kernels.simulate import Table, iter_batches, simulate
 
 PLAIN = Rules().pack()
 BONUS = Rules(four_of_a_kind_bonus=-10).pack()
@@ -87,7 +87,7 @@ def test_any_registered_agent_can_choose_a_compiled_variant_by_the_rules():
 
 
 def test_registration_refuses_a_hook_without_a_function():
-    from agents.base import AgentSpec, register
+    from golfsim.agents.base import AgentSpec, register
 
     with pytest.raises(ValueError, match="variant_for picks among compiled functions"):
         register(AgentSpec("hook-only", "no function", builtin_id=7, variant_for=_pick))

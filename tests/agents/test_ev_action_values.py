@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from golfsim.agents.expected_value import PARAMS, ev_act, ev_action_values
 
-from agents.expected_value import PARAMS, ev_act, ev_action_values
-from golfsim.game import Game
-from golfsim.kernel_spec import DRAW_STOCK, FLIP, NUM_ACTIONS, OPEN, PASS, PHASE, THROW_DRAWN
-from golfsim.rules import Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, NUM_ACTIONS, OPEN, PASS, PHASE, THROW_DRAWN
+from golfsim.game.game import Game
 
 VARIANTS = {
     "default": Rules(),

@@ -1,10 +1,10 @@
 """Every built-in agent plays a million deals under every variant with no illegal action and no truncated deal."""
 
 import pytest
+from golfsim.agents import REGISTRY
 
-from agents import REGISTRY
-from golfsim.rules import TRUNCATED, Rules
-from golfsim.simulate import Table, iter_batches
+from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.kernels.simulate import Table, iter_batches
 
 BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.built_in)
 DEALS = 1_000_000

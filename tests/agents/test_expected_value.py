@@ -2,11 +2,9 @@
 
 import numpy as np
 import pytest
-from positions import position
-
-from agents import parse_agent
-from agents.dispatch import act
-from agents.expected_value import (
+from golfsim.agents import parse_agent
+from golfsim.agents.dispatch import act
+from golfsim.agents.expected_value import (
     best_placement,
     best_placement_reference,
     decision_context,
@@ -14,9 +12,10 @@ from agents.expected_value import (
     draw_value,
     draw_value_reference,
 )
-from golfsim.engine import apply_action, deal_shuffled, top_discard
-from golfsim.rng import deal_state
-from golfsim.rules import (
+
+from golfsim.core.engine import apply_action, deal_shuffled, top_discard
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import (
     CURRENT,
     DONE,
     DRAW_STOCK,
@@ -32,6 +31,7 @@ from golfsim.rules import (
     THROW_DRAWN,
     Rules,
 )
+from tests.agents.positions import position
 
 
 def test_takes_a_discarded_king_over_a_face_down_card():

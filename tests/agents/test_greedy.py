@@ -4,9 +4,8 @@ With one deck and few cards seen, a face-down card is worth about 5.5 points to 
 cards), so a card below that is worth putting over a face-down card, and a Queen is worth nothing.
 """
 
-from positions import opening, position
-
-from golfsim.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN, Rules
+from golfsim.core.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN, Rules
+from tests.agents.positions import opening, position
 
 
 def test_throws_a_drawn_queen_when_it_has_nothing_worse():

@@ -1,7 +1,7 @@
 """No peeking: two deals that differ only in cards nobody has seen look the same, to the engine's public state and
 to every built-in agent, up to the moment one of those cards is seen.
 
-A deal is played from a deck order (``golfsim.engine.deal_from_deck``) by a table of built-in agents. At a decision
+A deal is played from a deck order (``golfsim.core.engine.deal_from_deck``) by a table of built-in agents. At a decision
 ``T`` of it, the cards nobody has seen yet (face-down layout cards, the stock not yet drawn) are shuffled among their
 places in the deck, and the deal is played again from the new deck with the same agent streams. At every step up to
 ``T`` the public array ``pub`` must be identical in both deals, and every built-in agent, asked from the same stream
@@ -15,12 +15,12 @@ import random
 
 import numpy as np
 import pytest
+from golfsim.agents import parse_agent
+from golfsim.agents.dispatch import act
 
-from agents import parse_agent
-from agents.dispatch import act
-from golfsim.engine import apply_action, deal_from_deck, legal_mask, shuffled_deck
-from golfsim.rng import agent_state, deal_state
-from golfsim.rules import (
+from golfsim.core.engine import apply_action, deal_from_deck, legal_mask, shuffled_deck
+from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.rules import (
     CURRENT,
     DONE,
     FIRST,
@@ -32,7 +32,7 @@ from golfsim.rules import (
     STOCK_N,
     Rules,
 )
-from golfsim.simulate import work_arrays
+from golfsim.kernels.simulate import work_arrays
 from tests.unseen_cards import permute_at, unseen_deck_indices
 
 # mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards)

@@ -1,8 +1,7 @@
 """pair-builder in hand-built positions: pairs first, high cards kept for their match, singles lowered otherwise."""
 
-from positions import position
-
-from golfsim.rules import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
+from golfsim.core.rules import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
+from tests.agents.positions import position
 
 
 def test_takes_a_queen_that_pairs_a_queen():

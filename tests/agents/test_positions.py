@@ -1,8 +1,7 @@
 """The hand-built positions of the agent tests are valid states the engine can play on."""
 
-from positions import check, opening, position
-
-from golfsim.rules import DRAW_STOCK, FLIP, HOLD, PHASE, PLACE_DRAWN, START, TAKE_DISCARD, Rules
+from golfsim.core.rules import DRAW_STOCK, FLIP, HOLD, PHASE, PLACE_DRAWN, START, TAKE_DISCARD, Rules
+from tests.agents.positions import check, opening, position
 
 
 def test_a_position_is_written_as_text():

@@ -7,18 +7,18 @@ import sys
 
 import numpy as np
 import pytest
-from positions import position
+from golfsim.agents import REGISTRY, parse_agent
+from golfsim.agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
 
-from agents import REGISTRY, parse_agent
-from agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
-from golfsim.engine import apply_action, deal_shuffled, is_legal, legal_mask
-from golfsim.env import play_game
-from golfsim.kernel_spec import HID_DTYPE, PUB_DTYPE
-from golfsim.rng import deal_state
-from golfsim.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
-from golfsim.simulate import simulate
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
+from golfsim.core.spec import HID_DTYPE, PUB_DTYPE
+from golfsim.core.worlds import fill_sight, sight_size
+from golfsim.game.env import play_game
+from golfsim.kernels.simulate import simulate
 from golfsim.tournament import run_tournament
-from golfsim.worlds import fill_sight, sight_size
+from tests.agents.positions import position
 
 FAST_MC = "mc:samples=6"
 

@@ -5,17 +5,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from golfsim.agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
+from golfsim.agents.plugins import load_module
 from numba import njit
 
-from agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
-from agents.plugins import load_module
-from golfsim.engine import is_legal, shuffled_deck
-from golfsim.env import play_game
-from golfsim.errors import IllegalActionError
-from golfsim.kernel_spec import DRAW_STOCK, NUM_ACTIONS, PHASE, PLACE_DRAWN, START, THROW_DRAWN
-from golfsim.rng import deal_state
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.engine import is_legal, shuffled_deck
+from golfsim.core.errors import IllegalActionError
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, NUM_ACTIONS, PHASE, PLACE_DRAWN, START, THROW_DRAWN
+from golfsim.game.env import play_game
+from golfsim.kernels.simulate import simulate
 from golfsim.stats import paired_difference
 from tests.reference_engine import ReferenceDeal
 
@@ -108,7 +108,7 @@ def test_the_engine_applies_exactly_what_a_python_agent_decides():
 
 
 def test_python_agent_cannot_enter_the_batch_simulator():
-    with pytest.raises(ValueError, match="plain-Python agent; it plays through golfsim.env.play_game"):
+    with pytest.raises(ValueError, match="plain-Python agent; it plays through golfsim.game.env.play_game"):
         simulate(["cautious", "greedy"], Rules(), games=1)
 
 

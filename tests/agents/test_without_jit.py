@@ -12,8 +12,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 PROGRAM = """
 import json
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
 
 tables = [
     (["ev", "pair-builder"], Rules(holes=2)),

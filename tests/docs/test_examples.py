@@ -8,11 +8,11 @@ same).
 from pathlib import Path
 
 import pytest
+from golfsim.agents.plugins import load_module
 
-from agents.plugins import load_module
-from golfsim.env import play_game
-from golfsim.rules import Rules
-from golfsim.simulate import simulate
+from golfsim.core.rules import Rules
+from golfsim.game.env import play_game
+from golfsim.kernels.simulate import simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 load_module(str(EXAMPLES / "lowball_agent.py"))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from golfsim.rules import Rules
-from golfsim.scoring import score_layout
+from golfsim.core.rules import Rules
+from golfsim.core.scoring import score_layout
 
 REPO = Path(__file__).resolve().parents[2]
 DOCUMENT = REPO / "docs" / "RULES.md"
@@ -68,9 +68,9 @@ def test_every_option_of_rules_is_documented():
 
 
 def test_the_engine_spec_and_the_readme_cite_the_projects_own_rules_document():
-    # the module whose docstring is the engine's specification (golfsim.rules, or golfsim.kernel_spec once the
+    # the module whose docstring is the engine's specification (golfsim.core.rules, or golfsim.core.spec once the
     # kernel interface has a module of its own)
-    modules = [importlib.import_module(name) for name in ("golfsim.rules", "golfsim.kernel_spec")
+    modules = [importlib.import_module(name) for name in ("golfsim.core.rules", "golfsim.core.spec")
                if importlib.util.find_spec(name) is not None]
     (spec,) = [m for m in modules if "docstring is the engine's specification" in " ".join(m.__doc__.split())]
     assert "docs/RULES.md" in spec.__doc__

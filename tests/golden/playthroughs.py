@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from golfsim.agents import parse_agent
+from golfsim.agents.dispatch import act
 
-from agents import parse_agent
-from agents.dispatch import act
-from golfsim.engine import apply_action, deal_scores, deal_shuffled, legal_mask, shuffled_deck
-from golfsim.rng import agent_state, deal_state
-from golfsim.rules import (
+from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, shuffled_deck
+from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.rules import (
     CURRENT,
     DISCARD_N,
     DONE,
@@ -44,7 +44,7 @@ from golfsim.rules import (
     UNSEEN_POINTS,
     Rules,
 )
-from golfsim.simulate import simulate, work_arrays
+from golfsim.kernels.simulate import simulate, work_arrays
 from golfsim.tournament import run_tournament
 
 GOLDEN_DIR = Path(__file__).resolve().parent

@@ -2,7 +2,7 @@
 same cards from the same seed and score a scripted sequence of actions the same.
 
 In the Gymnasium env only one seat is scripted (bots play the others); its scripted games are checked against
-``golfsim.env.play_game``, which plays through GolfEnv, in ``test_gymnasium.py``.
+``golfsim.game.env.play_game``, which plays through GolfEnv, in ``test_gymnasium.py``.
 """
 
 import gymnasium
@@ -12,12 +12,12 @@ import pytest
 
 import golfsim.interop.gymnasium  # noqa: F401 -- registers golfsim/Golf-v0
 import golfsim.interop.openspiel  # noqa: F401 -- registers python_golf
-from golfsim.engine import shuffled_deck, stock_order
-from golfsim.env import GolfEnv
+from golfsim.core.engine import shuffled_deck, stock_order
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DISCARD_N, R_OFF_DISCARD, STOCK_N
+from golfsim.game.env import GolfEnv
 from golfsim.interop.pettingzoo import raw_env
-from golfsim.kernel_spec import DISCARD_N, R_OFF_DISCARD, STOCK_N
-from golfsim.rng import deal_state
-from golfsim.rules import Rules
 
 CASES = [
     ({"players": 2}, 3),

@@ -6,8 +6,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import golfsim.interop.gymnasium  # noqa: F401 -- registers golfsim/Golf-v0
-from golfsim.env import play_game
-from golfsim.rules import Rules
+from golfsim.core.rules import Rules
+from golfsim.game.env import play_game
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@ import subprocess
 import sys
 
 import numpy as np
+from golfsim.experiments.learning import FEATURES, Features, Settings, train
 
-from experiments.learning import FEATURES, Features, Settings, train
+from golfsim.core.rules import Rules
 from golfsim.interop.gymnasium import GolfSoloEnv
-from golfsim.rules import Rules
 
 
 def test_a_short_training_run_lowers_the_score_against_greedy_beyond_the_noise():
@@ -35,6 +35,7 @@ def test_features_come_from_the_observation_and_cover_every_legal_action():
 
 
 def test_a_quick_trial_must_name_its_own_output_folder():
-    run = subprocess.run([sys.executable, "-m", "experiments.learning", "--quick"], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "golfsim.experiments.learning", "--quick"], capture_output=True,
+                         text=True)
     assert run.returncode == 2
     assert "--quick needs --out" in run.stderr

@@ -10,13 +10,13 @@ import pytest
 from open_spiel.python.algorithms import ismcts
 
 import golfsim.interop.openspiel  # noqa: F401 -- registers python_golf
-from golfsim.cards import rank_name
-from golfsim.engine import shuffled_deck
-from golfsim.env import GolfEnv, play_game
+from golfsim.core.cards import rank_name
+from golfsim.core.engine import shuffled_deck
+from golfsim.core.rng import deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, HELD, STOCK_N
+from golfsim.game.env import GolfEnv, play_game
 from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
-from golfsim.kernel_spec import DRAW_STOCK, HELD, STOCK_N
-from golfsim.rng import deal_state
-from golfsim.rules import Rules
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,134 @@
+"""The compile modes golfsim uses.
+
+``hot`` compiles a function without Numba's reference counting (NRT). Numba cannot prune the array
+incref/decref pairs that it emits when a function has several branches that read an array
+(numba issue #2350); those atomic calls cost about 20 ns per call, more than a whole legal-move check.
+Functions compiled with ``hot`` must never allocate (no ``np.empty``, no slicing into new arrays that
+escape); functions that allocate use plain ``njit(cache=True)``.
+
+``leaf`` is ``hot`` plus ``forceinline``: LLVM inlines it into every caller. A call that passes three or four
+arrays costs more than a small function's body (each array is a seven-field struct pushed on the stack), so the
+rule functions on the hot path and the fast agents are leaves. ``forceinline`` (LLVM's ``alwaysinline``) rather
+than Numba's ``inline="always"``: Numba's IR inliner re-ran its front end for every nested call site (11 s of one
+kernel's compile), while LLVM compiles each leaf once and inlines the optimised code, which also ran faster
+(random agents, one thread: 1.47M -> 1.66M deals per second in the same session). A leaf must only be called
+from ``hot`` or ``leaf`` functions, since inlined into a function with reference counting it brings the refcount
+calls back.
+
+Both are compiled only for the compiled code that calls them (:mod:`golfsim._numba.inner_compile`): without entry
+points,
+once per plain argument type, and never optimised or turned into machine code on their own, since every caller
+optimises their code again with its own. Called from Python, such a function runs a copy of itself compiled with
+entry points. The kernels, the agents called by pointer and every function that allocates are plain
+``njit(cache=True)`` functions: each of those is optimised on its own with everything it calls, so fewer of them
+between a kernel and its agents mean a shorter first compile.
+
+The cache is keyed by the sources
+---------------------------------
+Numba checks a cached function against its own file only. A leaf is copied into every function that calls it, so a
+kernel cached before an edit to ``engine.py`` would still run the old rules. So every golfsim process caches into
+:data:`CACHE_DIR`, a directory named by a hash of every ``.py`` file of the ``golfsim`` and ``agents`` packages
+(:func:`source_key`), inside ``NUMBA_CACHE_DIR`` when the user sets one and in the user's cache directory
+otherwise. An edit to any of those files gives a new directory, hence a cold compile, never a stale kernel. It is
+set here, before any golfsim function is compiled, since Numba fixes a function's cache place when it is defined.
+``golfsim cache-clear`` (:func:`clear_cache`) removes every such directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from numba import config
+
+from golfsim._numba.inner_compile import inner
+
+
+def _package_folders() -> tuple[Path, ...]:
+    # golfsim.agents lives in the repository's agents/ folder in a checkout and inside golfsim/ in a wheel
+    golfsim_folder = Path(__file__).resolve().parent.parent
+    agents = importlib.util.find_spec("golfsim.agents")
+    folders = [golfsim_folder]
+    for location in (agents.submodule_search_locations or []) if agents else []:
+        folder = Path(location).resolve()
+        if golfsim_folder not in folder.parents:
+            folders.append(folder)
+    return tuple(folders)
+
+
+PACKAGES = _package_folders()
+"""The source folders whose every ``.py`` file keys the cache: ``golfsim/`` and the folder of ``golfsim.agents``."""
+
+CACHE_PREFIX = "golfsim-"
+
+
+def source_key(folders=PACKAGES) -> str:
+    """A hash of the path (relative to its package) and contents of every ``.py`` file under ``folders``."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*.py")):
+            digest.update(f"{folder.name}/{path.relative_to(folder).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_parent() -> Path:
+    """Where the keyed cache directories live: ``NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/golfsim`` (by
+    default ``~/.cache/golfsim``)."""
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    if user:
+        return Path(user)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "golfsim"
+
+
+def _writable_cache_dir(key: str) -> Path:
+    for parent in (cache_parent(), Path(tempfile.gettempdir()) / f"golfsim-numba-{os.getuid()}"):
+        path = parent / (CACHE_PREFIX + key)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(path, os.W_OK):
+            return path
+    return path
+
+
+CACHE_DIR = _writable_cache_dir(source_key())
+"""This process's Numba cache directory (``<parent>/golfsim-<source_key()>``)."""
+
+
+def use_keyed_cache() -> None:
+    """Point Numba's cache at :data:`CACHE_DIR`; functions defined afterwards cache there (called on import, and
+    again before compiling an agent lazily, in case Numba reloaded its configuration from the environment)."""
+    config.CACHE_DIR = str(CACHE_DIR)
+
+
+use_keyed_cache()
+
+
+def clear_cache() -> int:
+    """Delete every golfsim cache directory under :func:`cache_parent` (this source version's and older ones) and
+    cache files left next to the sources by earlier versions; return how many files were removed."""
+    removed = 0
+    parent = cache_parent()
+    if parent.is_dir():
+        for path in parent.glob(CACHE_PREFIX + "*"):
+            if path.is_dir():
+                removed += sum(1 for f in path.rglob("*") if f.is_file())
+                shutil.rmtree(path, ignore_errors=True)
+    for folder in PACKAGES:
+        for pattern in ("*.nbi", "*.nbc"):
+            for f in folder.rglob(pattern):
+                f.unlink()
+                removed += 1
+    return removed
+
+
+hot = inner(_nrt=False)
+leaf = inner(_nrt=False, forceinline=True)

@@ -1,0 +1,286 @@
+"""A person at the table: ``golfsim play``, six-card Golf against the bots in a terminal.
+
+Built on :class:`golfsim.game.game.Game`: the bots' moves are its events, narrated as they happen; the screen before
+each
+of your decisions shows your layout (face-down cards as ``?``), every opponent's face-up cards, the discard top, the
+stock, whose turn it is and the scorecard. Moves are short keys (``d`` draw, ``t3`` take the discard to position 3,
+``p5`` put the drawn card at 5, ``x`` throw it away, ``f2`` flip 2, ...); ``?`` shows every legal move valued by
+``mc``'s search and by ``ev``, best first (:mod:`golfsim.coach.hint`), ``h`` shows the keys, ``q`` or Ctrl-C ends the
+game. Every game is saved as a decision log that ``golfsim replay`` shows.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from golfsim.core.cards import rank_name
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
+    DRAW_STOCK,
+    FLIP,
+    HELD,
+    PASS,
+    PLACE_DRAWN,
+    REVEAL,
+    STOCK_N,
+    THROW_DRAWN,
+)
+from golfsim.game.game import CompiledAgent, Event, Game, make_agents
+
+MIN_COLUMNS, MIN_LINES = 60, 20
+HINT_MIN_ROWS, HINT_OTHER_LINES = 3, 8
+YOU = "you"
+
+
+class TerminalError(ValueError):
+    """Not a terminal, or one too small to play in."""
+
+
+def check_terminal(stdin, stdout) -> None:
+    """Refuse to start without an interactive terminal big enough for the screen."""
+    if not (stdin.isatty() and stdout.isatty()):
+        raise TerminalError("golfsim play needs an interactive terminal (its input and output are not a terminal)")
+    try:
+        size = os.get_terminal_size(stdout.fileno())
+    except OSError:
+        raise TerminalError("golfsim play needs an interactive terminal (its size cannot be read)") from None
+    if size.columns < MIN_COLUMNS or size.lines < MIN_LINES:
+        raise TerminalError(f"the terminal is {size.columns}x{size.lines}; golfsim play needs at least "
+                            f"{MIN_COLUMNS}x{MIN_LINES} (columns x lines)")
+
+
+def keys_for(game: Game) -> dict[str, int]:
+    """The keys of the moves that are legal now, mapped to their actions (positions are 1 to 6)."""
+    keys = {}
+    for a in game.legal_actions():
+        if a < DRAW_STOCK:
+            keys[f"t{a + 1}"] = a
+        elif a == DRAW_STOCK:
+            keys["d"] = a
+        elif a < PLACE_DRAWN:
+            keys[f"r{a - REVEAL + 1}"] = a
+        elif a < THROW_DRAWN:
+            keys[f"p{a - PLACE_DRAWN + 1}"] = a
+        elif a == THROW_DRAWN:
+            keys["x"] = a
+        elif a < PASS:
+            keys[f"f{a - FLIP + 1}"] = a
+        else:
+            keys["n"] = a
+    return keys
+
+
+def _keys_text(keys: list[str]) -> str:
+    digits = [int(k[1:]) for k in keys]
+    if len(digits) > 2 and digits == list(range(digits[0], digits[-1] + 1)):
+        return f"{keys[0]}-{keys[-1][1:]}"
+    return ",".join(keys)
+
+
+def help_line(game: Game) -> str:
+    """What can be typed now."""
+    keys = keys_for(game)
+    parts = ["d: draw"] if "d" in keys else []
+    groups = (("t", f"take the {rank_name(game.top_discard)}"), ("r", "reveal"), ("p", "put the drawn card"),
+              ("f", "flip"))
+    for prefix, text in groups:
+        found = sorted(k for k in keys if k[0] == prefix)
+        if found:
+            parts.append(f"{_keys_text(found)}: {text}")
+    if "x" in keys:
+        parts.append("x: throw it away")
+    if "n" in keys:
+        parts.append("n: flip nothing")
+    return " | ".join(parts + ["?: hint", "h: help", "q: quit"])
+
+
+def describe_key(key: str) -> str:
+    """A move key in words."""
+    what = {"t": "take the discard to position {}", "r": "reveal position {}", "p": "put the drawn card at position {}",
+            "f": "flip position {}"}
+    fixed = {"d": "draw from the stock", "x": "throw the drawn card away", "n": "flip nothing"}
+    return fixed[key] if key in fixed else what[key[0]].format(key[1:])
+
+
+def exposes_last_card(game: Game, action: int) -> bool:
+    """Whether ``action`` turns up the mover's last face-down card (which ends the deal or starts the last round)."""
+    down = game.face_down()
+    if len(down) != 1:
+        return False
+    k = down[0]
+    return action in (k, REVEAL + k, PLACE_DRAWN + k, FLIP + k)
+
+
+class TableScreen:
+    """Draws the table for the person at seat 0."""
+
+    def __init__(self, console: Console, game: Game, names: Sequence[str]):
+        self.console = console
+        self.game = game
+        self.names = list(names)
+
+    def layout(self, cards: Sequence[int]) -> str:
+        return "  ".join(f"{rank_name(c) if c >= 0 else '?':>2}" for c in cards[:3]) + "   /   " + \
+            "  ".join(f"{rank_name(c) if c >= 0 else '?':>2}" for c in cards[3:])
+
+    def scorecard(self) -> RichTable:
+        g = self.game
+        card = RichTable(title="scorecard", title_justify="left", padding=(0, 1))
+        card.add_column("")
+        holes = g.hole_scores
+        for h in range(len(holes)):
+            card.add_column(str(h + 1), justify="right")
+        card.add_column("total", justify="right")
+        for p, name in enumerate(self.names):
+            card.add_row(name, *(str(int(s)) for s in holes[:, p]), str(int(holes[:, p].sum())))
+        return card
+
+    def show(self) -> None:
+        g, c = self.game, self.console
+        c.rule(f"hole {g.hole + 1} of {g.rules.holes} | turn {g.turn} | your move ({g.phase})", style="bold")
+        for p in range(1, g.rules.players):
+            c.print(f"  {self.names[p]:<16} {self.layout(g.view(p))}", highlight=False)
+        c.print(f"  discard top: [bold]{rank_name(g.top_discard)}[/]   stock: {int(g.pub[STOCK_N])} cards",
+                highlight=False)
+        c.print("  positions:        1   2   3   /    4   5   6", highlight=False)
+        c.print(f"  [bold]{'you':<16} {self.layout(g.view(0))}[/]", highlight=False)
+        if g.phase == "hold":
+            c.print(f"  you drew: [bold]{rank_name(int(g.pub[HELD]))}[/]", highlight=False)
+        if len(g.hole_scores):
+            c.print(self.scorecard())
+        c.print(f"[dim]{help_line(g)}[/]", highlight=False)
+
+
+def hint(game: Game, advisor: CompiledAgent) -> str:
+    """What ``ev`` would do now, on a copy of its random stream (ev's choice does not use it)."""
+    saved = advisor.rng.copy()
+    action = int(advisor.act(game, 0))
+    advisor.rng[:] = saved
+    key = next(k for k, a in keys_for(game).items() if a == action)
+    return f"hint: ev would play {key} ({describe_key(key)})"
+
+
+def show_hint(console: Console, game: Game, advisor: CompiledAgent, seed: int) -> None:
+    """The ``?`` key: every legal move valued by mc's search (± standard errors) and by ev, best first, as many
+    rows as the terminal has room for. The opening flips have nothing to search: ev's flip is shown."""
+    if game.phase == "open":
+        console.print(hint(game, advisor), highlight=False)
+        return
+    from golfsim.coach.hint import PLAY_SAMPLES, hint_table
+    from golfsim.coach.hint import hint as search_hint
+
+    answer = search_hint(game.pub, game.rules, samples=PLAY_SAMPLES, seed=(seed * 7919 + game.turn) % 2**62)
+    lines_per_row = 1 if console.size.width >= 110 else 2  # a narrow terminal wraps the move's words
+    room = max(HINT_MIN_ROWS, (console.size.height - HINT_OTHER_LINES) // lines_per_row)
+    console.print(hint_table(answer, limit=room, compact=True,
+                             title=f"hint: mc's search, {answer.samples} sampled worlds per move (lower is better)"))
+    shown = min(room, len(answer.rows))
+    more = f"; {len(answer.rows) - shown} worse moves not shown" if shown < len(answer.rows) else ""
+    console.print(f"[dim]deal score: your score this deal; vs opp: minus the opponents' mean; ev: ev's value, "
+                  f"* its choice{more}[/]", highlight=False)
+
+
+def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console: Console,
+         ask: Callable[[str], str]) -> int:
+    """Play a game of a person (seat 0) against ``opponents``; save it to ``save``. Returns the exit status."""
+    names = [YOU] + [f"{o} ({i + 1})" if list(opponents).count(o) > 1 else o for i, o in enumerate(opponents)]
+    bots = make_agents(["random", *opponents], rules)[1:]
+    game = Game(rules, seed)
+    for p, bot in enumerate(bots, start=1):
+        bot.reset(seed, 0, p)
+    advisor = CompiledAgent("ev", rules)
+    screen = TableScreen(console, game, names)
+    status = 0
+    console.print(f"golfsim: you against {', '.join(names[1:])} ({rules.describe()}); deal seed {seed}",
+                  highlight=False, soft_wrap=True)
+    try:
+        while not game.over:
+            game.start_hole()
+            console.print(f"[bold]hole {game.hole + 1} of {rules.holes}[/]: {names[game.first_player]} "
+                          "moves first", highlight=False)
+            while not game.hole_over:
+                p = game.current_player
+                action = _ask_person(game, screen, advisor, ask, seed) if p == 0 else bots[p - 1].act(game, p)
+                if action is None:
+                    status = 0
+                    raise _Quit
+                for event in game.step(action):
+                    _narrate(console, event, names)
+            console.print(screen.scorecard())
+        console.print(f"game over: {_winner(game, names)}", highlight=False)
+    except _Quit:
+        console.print("you left the game", highlight=False)
+    except (KeyboardInterrupt, EOFError):
+        status = 130
+        console.print("\ninterrupted: the game ends here", highlight=False)
+    from golfsim.logs.trace import write_game
+
+    write_game(save, game, names, partial=not game.over)
+    console.print(f"saved the game to {save} (show it with: golfsim replay {save})", highlight=False, soft_wrap=True)
+    return status
+
+
+class _Quit(Exception):
+    pass
+
+
+def _ask_person(game: Game, screen: TableScreen, advisor: CompiledAgent, ask, seed: int) -> int | None:
+    screen.show()
+    while True:
+        text = ask(f"{game.phase}> ").strip().lower()
+        keys = keys_for(game)
+        if text == "q":
+            return None
+        if text in ("h", "help"):
+            screen.console.print(help_line(game), highlight=False)
+            continue
+        if text == "?":
+            show_hint(screen.console, game, advisor, seed)
+            continue
+        if text in keys:
+            action = keys[text]
+            if exposes_last_card(game, action):
+                sure = ask("that turns up your last face-down card and ends the deal; sure? (y/n)> ")
+                if sure.strip().lower() not in ("y", "yes"):
+                    continue
+            return action
+        screen.console.print(_why_not(game, text), highlight=False)
+
+
+def _why_not(game: Game, text: str) -> str:
+    if not text:
+        return "type a move (h shows the keys)"
+    if text[0] in "tprf" and text[1:].isdigit() and not 1 <= int(text[1:]) <= 6:
+        return f"{text!r}: positions are 1 to 6 (1-3 top row, 4-6 bottom row)"
+    if text[0] in "tprfdxn":
+        return f"{text!r} is not a move you can make in the {game.phase} phase; now: {help_line(game)}"
+    return f"{text!r} is not a key; now: {help_line(game)}"
+
+
+def _narrate(console: Console, event: Event, names: Sequence[str]) -> None:
+    if event.kind == "action" and event.player == 0:
+        return  # your own moves show on the next screen
+    text = event.describe(viewer=0, names=names)
+    console.print(f"[bold]{text}[/]" if event.kind == "hole_end" else f"[cyan]{text}[/]", highlight=False)
+
+
+def _winner(game: Game, names: Sequence[str]) -> str:
+    totals = game.totals
+    best = np.flatnonzero(totals == totals.min())
+    scores = ", ".join(f"{names[p]} {int(t)}" for p, t in enumerate(totals))
+    who = " and ".join(names[p] for p in best)
+    return f"{who} {'win' if YOU in who or len(best) > 1 else 'wins'} ({scores})"
+
+
+def main(opponents: Sequence[str], rules: Rules, seed: int, save: Path) -> int:
+    """Check the terminal and play (the ``golfsim play`` command)."""
+    check_terminal(sys.stdin, sys.stdout)
+    console = Console(highlight=False)
+    return play(opponents, rules, seed, save, console, console.input)

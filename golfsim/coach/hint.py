@@ -1,0 +1,281 @@
+"""What to do here, and by how much: every legal action valued by mc's search and by ev.
+
+:func:`hint` takes an engine state (``pub``, from :mod:`golfsim.coach.position` or a running
+:class:`golfsim.game.game.Game`)
+and evaluates every legal action of the player to move with the full sample budget (no successive halving, so every
+row has a value): ``samples`` worlds consistent with what the player knows (:func:`golfsim.core.worlds.determinize`),
+each played to the end of the deal with ev in every seat, the same worlds and rollout streams for every action
+(common random numbers, :func:`golfsim.agents.search.rollout_values`). For each action it reports
+
+- the mean own deal score over the worlds and its standard error (over worlds);
+- the mean of mc's objective (default: own deal score minus the opponents' mean; lower is better) and its standard
+  error, and the standard error of its paired difference from the best action (common random numbers make this
+  smaller than either action's own error when the actions' futures stay alike: it says whether the ranking can be
+  trusted);
+- ev's own value of the action (:func:`golfsim.agents.expected_value.ev_action_values`: the value of the layout the move
+  leaves, its expected score from what is known less the chance of pairs to come, with ev's tips), and whether ev
+  would play it. This is ev's own unit, not a deal score: ev's look-ahead stops at the pairs it may still make.
+
+The rows come best first by the objective. How game totals enter: with ``objective=2``, on the last hole of the
+game the objective is the chance of losing the game on totals (the point margin breaks ties); before the last hole,
+and with objectives 0 and 1, the totals do not enter (see :mod:`golfsim.agents.search`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from golfsim.core.cards import rank_name
+from golfsim.core.rng import check_seed, stream_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
+    CURRENT,
+    DISCARD_N,
+    DONE,
+    DRAW_STOCK,
+    ENDER,
+    FLIP,
+    HELD,
+    HOLE,
+    NUM_ACTIONS,
+    OPEN,
+    PASS,
+    PHASE,
+    PLACE_DRAWN,
+    R_OFF_DISCARD,
+    R_OFF_VIEW,
+    REVEAL,
+    THROW_DRAWN,
+)
+
+DEFAULT_SAMPLES = 1000
+"""Worlds per action for ``golfsim hint``: 0.12-0.5 s compiled for the 7 moves of a turn, 2 to 12 players (README)."""
+PLAY_SAMPLES = 500
+"""Worlds per action for the ``?`` key of ``golfsim play`` (half of ``golfsim hint``'s, for a quick answer)."""
+OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mean",
+              2: "your deal score minus the opponents' mean; on the last hole the chance of losing the game"}
+EV_UNIT = ("ev's value of the layout the move leaves: its expected score from what is known, less the chance of "
+           "pairs to come (points, lower is better; ev plays the lowest)")
+NOT_ALLOWED = 1e8
+"""ev values a going-out move that tip (e) forbids at 1e9; anything above this is shown as not allowed."""
+
+
+@dataclass
+class ActionValue:
+    """One row of a hint. Scores and objectives are means over the sampled worlds; lower is better."""
+
+    action: int
+    key: str
+    move: str
+    deal_score: float
+    deal_score_se: float
+    objective: float
+    objective_se: float
+    gap_se: float
+    ev_value: float | None
+    ev_choice: bool
+
+
+@dataclass
+class Hint:
+    """Every legal action of the player to move, best first by the objective."""
+
+    rows: list[ActionValue]
+    samples: int
+    seed: int
+    objective: int
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"searcher": "mc", "samples": self.samples, "seed": self.seed, "objective": self.objective,
+                "objective_means": OBJECTIVES[self.objective], "ev_unit": EV_UNIT, "seconds": self.seconds,
+                "actions": [asdict(r) for r in self.rows]}
+
+
+def move_key(action: int) -> str:
+    """The key ``golfsim play`` uses for an action (slots 1 to 6)."""
+    a = int(action)
+    if a < DRAW_STOCK:
+        return f"t{a + 1}"
+    if a == DRAW_STOCK:
+        return "d"
+    if a < PLACE_DRAWN:
+        return f"r{a - REVEAL + 1}"
+    if a < THROW_DRAWN:
+        return f"p{a - PLACE_DRAWN + 1}"
+    if a == THROW_DRAWN:
+        return "x"
+    if a < PASS:
+        return f"f{a - FLIP + 1}"
+    return "n"
+
+
+def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
+    """An action in words for the player to move, e.g. ``"swap the drawn Q into slot 4 (a face-down card)"``."""
+    packed = rules.pack()
+    player = int(pub[CURRENT])
+    base = int(packed[R_OFF_VIEW]) + 6 * player
+    down = [k for k in range(6) if pub[base + k] < 0]
+
+    def slot(k):
+        there = "a face-down card" if pub[base + k] < 0 else f"your {rank_name(int(pub[base + k]))}"
+        out = "" if down != [k] else ", goes out" if pub[ENDER] < 0 else ", your last card"
+        return f"slot {k + 1} ({there}{out})"
+
+    a = int(action)
+    top = rank_name(int(pub[int(packed[R_OFF_DISCARD]) + int(pub[DISCARD_N]) - 1]))
+    if a < DRAW_STOCK:
+        return f"take the discard {top} into {slot(a)}"
+    if a == DRAW_STOCK:
+        return "draw from the stock"
+    if a < PLACE_DRAWN:
+        return f"reveal {slot(a - REVEAL)}"
+    if a < THROW_DRAWN:
+        return f"swap the drawn {rank_name(int(pub[HELD]))} into {slot(a - PLACE_DRAWN)}"
+    if a == THROW_DRAWN:
+        then = "" if rules.discard_and_flip == "off" or not down else ", then flip"
+        return f"throw the drawn {rank_name(int(pub[HELD]))} away{then}"
+    if a < PASS:
+        return f"flip {slot(a - FLIP)}"
+    return "flip nothing"
+
+
+def legal_actions(pub: np.ndarray, packed: np.ndarray) -> np.ndarray:
+    """The legal actions now, as an int16 array."""
+    from golfsim.core.engine import legal_mask
+
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    legal_mask(pub, packed, mask)
+    return np.flatnonzero(mask).astype(np.int16)
+
+
+def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, objective: int = 1,
+         rollout: int = 0, horizon: int = 0) -> Hint:
+    """Value every legal action of the player to move in ``pub`` (see the module docstring).
+
+    Parameters
+    ----------
+    pub : int32 array
+        The public state (the player to move is ``pub[CURRENT]``), not in the opening flips or a finished deal.
+    rules : Rules
+    samples : int
+        Worlds per action (every action meets the same worlds).
+    seed : int
+        Seed of the worlds: the same seed gives the same numbers.
+    objective, rollout, horizon : int
+        mc's parameters of the same names (:mod:`golfsim.agents.search`).
+    """
+    from golfsim.agents.expected_value import PARAMS as EV_PARAMS
+    from golfsim.agents.expected_value import ev_act, ev_action_values
+    from golfsim.agents.search import HORIZON, MC_PARAMS, OBJECTIVE, ROLLOUT, rollout_values
+
+    if int(pub[PHASE]) in (OPEN, DONE):
+        raise ValueError("a hint is for a decision from the first turn on (not the opening flips or a finished deal)")
+    if not isinstance(samples, (int, np.integer)) or not 2 <= samples <= 1_000_000:
+        raise ValueError(f"samples must be a whole number from 2 to 1000000, got {samples!r}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be 0, 1 or 2, got {objective!r}")
+    seed = check_seed(seed)
+    packed = rules.pack()
+    player = int(pub[CURRENT])
+    actions = legal_actions(pub, packed)
+    n = len(actions)
+    params = np.array([p.default for p in MC_PARAMS], dtype=np.float64)
+    params[OBJECTIVE], params[ROLLOUT], params[HORIZON] = objective, rollout, horizon
+    ev_params = np.array([p.default for p in EV_PARAMS], dtype=np.float64)
+    rng = np.array([stream_state(seed, int(pub[HOLE]), player)], dtype=np.uint64)
+    obj = np.zeros((samples, n), dtype=np.float64)
+    score = np.zeros((samples, n), dtype=np.float64)
+    ev_values = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    ev_action_values(pub, packed, ev_params, player, ev_values)
+    warm = np.zeros((1, n), dtype=np.float64)  # compiles or loads the search first, so that the timing is the search's
+    rollout_values(pub, packed, params, rng.copy(), player, actions, n, warm, warm.copy())
+    start = time.perf_counter()
+    rollout_values(pub, packed, params, rng, player, actions, n, obj, score)
+    seconds = time.perf_counter() - start
+    ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
+    root = np.sqrt(samples)
+    means = obj.mean(axis=0)
+    best = int(np.argmin(means))
+    rows = []
+    for i, a in enumerate(actions):
+        ev = float(ev_values[a])
+        rows.append(ActionValue(
+            action=int(a), key=move_key(a), move=describe_move(pub, rules, a),
+            deal_score=float(score[:, i].mean()), deal_score_se=float(score[:, i].std(ddof=1) / root),
+            objective=float(means[i]), objective_se=float(obj[:, i].std(ddof=1) / root),
+            gap_se=float((obj[:, i] - obj[:, best]).std(ddof=1) / root),
+            ev_value=None if np.isnan(ev) else ev, ev_choice=int(a) == ev_pick))
+    rows.sort(key=lambda r: (r.objective, r.action))
+    return Hint(rows=rows, samples=samples, seed=seed, objective=objective, seconds=seconds)
+
+
+def ev_text(value: float | None) -> str:
+    """ev's value for a table cell."""
+    if value is None:
+        return "-"
+    if value >= NOT_ALLOWED:
+        return "not allowed"
+    return f"{value:.2f}"
+
+
+def totals_note(pub: np.ndarray, rules: Rules, objective: int) -> str:
+    """How the game totals enter the objective in this position (one sentence)."""
+    last = int(pub[HOLE]) == rules.holes - 1
+    if objective == 2 and last:
+        return ("last hole: the objective is the chance of losing the game on totals (this hole's score added to "
+                "the totals; the point margin breaks ties)")
+    if objective == 2:
+        return "game totals enter only on the last hole (objective 2); before it the point difference decides"
+    return "game totals do not enter the objective (use --objective 2 to play to win the game on the last hole)"
+
+
+def hint_table(answer: Hint, limit: int | None = None, title: str | None = None, compact: bool = False):
+    """The hint as a rich table, best first (the first ``limit`` rows); ``compact`` leaves out the row number and
+    the gap to the best move (for ``golfsim play``)."""
+    from rich.table import Table as RichTable
+
+    table = RichTable(title=title, title_justify="left")
+    if not compact:
+        table.add_column("#", justify="right")
+    table.add_column("key")
+    table.add_column("move")
+    table.add_column("deal score", justify="right")
+    table.add_column("objective" if answer.objective == 2 else "vs opp" if compact else "vs opponents",
+                     justify="right")
+    if not compact:
+        table.add_column("gap to best", justify="right")
+    table.add_column("ev", justify="right")
+    best = answer.rows[0].objective
+    for i, r in enumerate(answer.rows[:limit]):
+        cells = [r.key, r.move, f"{r.deal_score:.2f} ± {r.deal_score_se:.2f}",
+                 f"{r.objective:.2f} ± {r.objective_se:.2f}"]
+        if not compact:
+            cells = [str(i + 1), *cells, "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}"]
+        table.add_row(*cells, ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
+    return table
+
+
+def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
+    """Print a hint for ``golfsim hint``: the table and what its columns mean."""
+    from golfsim.coach.position import Position
+
+    pub = Position.parse(position).to_pub(rules)
+    console.print(f"position: {position}", highlight=False, soft_wrap=True)
+    console.print(f"rules: {rules.describe()}", highlight=False, soft_wrap=True)
+    console.print(hint_table(answer, title=f"mc's search: {answer.samples} sampled worlds per move, the same "
+                                           f"worlds for every move, ev in every seat (seed {answer.seed})"))
+    notes = [
+        "deal score: your score this deal, mean over the worlds ± standard error; lower is better",
+        f"{'objective' if answer.objective == 2 else 'vs opponents'} (sorted by this, mc's objective "
+        f"{answer.objective}): {OBJECTIVES[answer.objective]} ± standard error",
+        "gap to best: how much worse than the best move, ± the standard error of the paired difference (same worlds)",
+        f"ev: {EV_UNIT}; * marks ev's own choice; 'not allowed': going out behind (ev's tip e)",
+        totals_note(pub, rules, answer.objective),
+        f"searched in {answer.seconds:.2f} s",
+    ]
+    for line in notes:
+        console.print(f"[dim]{line}[/]", highlight=False, soft_wrap=True)

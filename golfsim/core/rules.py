@@ -1,0 +1,257 @@
+"""The rules of six-card Golf as a user sets them: :class:`Rules`, one validated rule set.
+
+The engine's specification -- card codes, actions, phases, the public state an agent sees and how each variant
+plays -- is the docstring of :mod:`golfsim.core.spec`, which also holds the kernel interface (action ids, phases,
+end reasons, ``pub`` header and packed-rule indices). Those names are still importable from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from golfsim.core import spec as kernel_spec
+from golfsim.core.cards import NUM_RANKS, TWO
+from golfsim.core.spec import (
+    DISCARD_AND_FLIP,
+    END_MODES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPENING_FLIPS,
+    PUB_HEADER,
+    R_COUNTS,
+    R_DECK_POINTS,
+    R_DECKS,
+    R_DISCARD_FLIP,
+    R_END,
+    R_FOUR_BONUS,
+    R_HID_SIZE,
+    R_HID_STOCK,
+    R_HOLES,
+    R_JOKERS_PER_DECK,
+    R_NCARDS,
+    R_OFF_DISCARD,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_TOTALS,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    R_OPENING,
+    R_PLAYERS,
+    R_POINTS,
+    R_PUB_SIZE,
+    R_REVEAL,
+    R_TURN_CAP,
+    R_TWOS_KEEP,
+    RULES_SIZE,
+    TWOS_PAIR,
+)
+
+JOKERS = ("none", "minus2", "minus5", "minus3", "zero")
+_JOKER_VALUE = {"minus2": -2, "minus5": -5, "minus3": -3, "zero": 0}
+
+MAX_DECKS = 8
+MAX_HOLES = 1000
+MAX_TURN_CAP = 30000
+
+
+def _alias(value, names):
+    """Accept ``one-last-turn`` for ``one_last_turn`` and any letter case."""
+    if isinstance(value, str):
+        value = value.strip().lower().replace("-", "_")
+    return value
+
+
+def _check_choice(name, value, choices):
+    value = _alias(value, choices)
+    if value not in choices:
+        raise ValueError(f"{name}={value!r} is not allowed; choose one of {', '.join(choices)}")
+    return value
+
+
+def _check_int(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be from {low} to {high}, got {value}")
+    return int(value)
+
+
+def auto_decks(players: int) -> int:
+    """Decks the published rules use: 1 for 2-4 players, 2 for 5-8, 3 for 9-12."""
+    return 1 if players <= 4 else 2 if players <= 8 else 3
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One validated, immutable rule set; every field defaults to the published game (docs/RULES.md).
+
+    Parameters
+    ----------
+    players : int
+        Players at the table, 2 to 12.
+    decks : int or "auto"
+        52-card decks shuffled together; ``"auto"`` is 1 for 2-4 players, 2 for 5-8, 3 for 9-12.
+    jokers : str
+        ``"none"``; ``"minus2"`` (two jokers per deck at -2, twos become +2); ``"minus5"``, ``"minus3"``,
+        ``"zero"`` (two jokers per deck at -5, -3 or 0, twos stay -2).
+    opening_flips : str
+        Which two cards each player turns up at the start: ``"any"``, ``"same_column"``, ``"different_columns"``.
+    reveal_instead_of_draw : bool
+        Allow a turn that only turns one face-down card up.
+    discard_and_flip : str
+        After throwing away a stock draw: ``"off"`` nothing, ``"may"`` or ``"must"`` turn a face-down card up.
+    end : str
+        ``"immediate"``: the deal ends when a player's six cards are face up; ``"one_last_turn"``: every other
+        player takes one final turn first.
+    twos_pair : str
+        ``"zero"``: a column of two twos scores 0; ``"keep_negative"``: it scores twice a two's value (-4).
+    four_of_a_kind_bonus : int
+        Added to a deal score once per rank that pairs in two columns (e.g. -10); 0 for none.
+    holes : int
+        Deals in a game (9 by default, 18 for a long game).
+    turn_cap : int
+        A deal still running after this many turns is scored as it stands and reported as truncated.
+    """
+
+    players: int = 2
+    decks: int | str = "auto"
+    jokers: str = "none"
+    opening_flips: str = "any"
+    reveal_instead_of_draw: bool = False
+    discard_and_flip: str = "off"
+    end: str = "immediate"
+    twos_pair: str = "zero"
+    four_of_a_kind_bonus: int = 0
+    holes: int = 9
+    turn_cap: int = 1000
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        players = _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        set_("players", players)
+        decks = _alias(self.decks, ())
+        if decks == "auto":
+            decks = auto_decks(players)
+        decks = _check_int("decks", decks, 1, MAX_DECKS) if not isinstance(decks, str) else decks
+        if isinstance(decks, str):
+            raise ValueError(f"decks must be 'auto' or a whole number from 1 to {MAX_DECKS}, got {decks!r}")
+        set_("decks", decks)
+        set_("jokers", _check_choice("jokers", self.jokers, JOKERS))
+        set_("opening_flips", _check_choice("opening_flips", self.opening_flips, OPENING_FLIPS))
+        if not isinstance(self.reveal_instead_of_draw, (bool, np.bool_)):
+            raise ValueError(f"reveal_instead_of_draw must be True or False, got {self.reveal_instead_of_draw!r}")
+        set_("reveal_instead_of_draw", bool(self.reveal_instead_of_draw))
+        set_("discard_and_flip", _check_choice("discard_and_flip", self.discard_and_flip, DISCARD_AND_FLIP))
+        set_("end", _check_choice("end", self.end, END_MODES))
+        set_("twos_pair", _check_choice("twos_pair", self.twos_pair, TWOS_PAIR))
+        set_("four_of_a_kind_bonus", _check_int("four_of_a_kind_bonus", self.four_of_a_kind_bonus, -1000, 1000))
+        set_("holes", _check_int("holes", self.holes, 1, MAX_HOLES))
+        set_("turn_cap", _check_int("turn_cap", self.turn_cap, 1, MAX_TURN_CAP))
+        if self.twos_pair == "keep_negative" and self.jokers == "minus2":
+            raise ValueError(
+                "twos_pair='keep_negative' keeps the negative value of a pair of twos, but with jokers='minus2' "
+                "twos are worth +2; use twos_pair='zero' or another jokers setting"
+            )
+        needed = 6 * players + 1
+        if self.n_cards < needed:
+            raise ValueError(
+                f"{players} players need at least {needed} cards (six each and one to start the discard pile), "
+                f"but {decks} deck(s) with jokers={self.jokers!r} have {self.n_cards}; "
+                f"use decks={-(-(needed - 0) // (52 + self.jokers_per_deck))} or more, or decks='auto'"
+            )
+
+    # ---------------------------------------------------------------- derived facts
+    @property
+    def jokers_per_deck(self) -> int:
+        """2 when jokers are in play, else 0."""
+        return 0 if self.jokers == "none" else 2
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in the shuffled pack."""
+        return self.decks * (52 + self.jokers_per_deck)
+
+    def points(self) -> np.ndarray:
+        """Point value of each rank code (index 0 is the joker), as an int32 array of length 14."""
+        pts = np.array([0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0], dtype=np.int32)
+        if self.jokers != "none":
+            pts[0] = _JOKER_VALUE[self.jokers]
+        if self.jokers == "minus2":
+            pts[TWO] = 2
+        return pts
+
+    def card_counts(self) -> np.ndarray:
+        """Copies of each rank code in the pack, as an int32 array of length 14."""
+        counts = np.full(NUM_RANKS, 4 * self.decks, dtype=np.int32)
+        counts[0] = self.jokers_per_deck * self.decks
+        return counts
+
+    def replace(self, **changes) -> Rules:
+        """A copy with some options changed (validated again)."""
+        values = asdict(self)
+        if "players" in changes and "decks" not in changes and self._decks_was_auto():
+            values["decks"] = "auto"
+        values.update(changes)
+        return Rules(**values)
+
+    def _decks_was_auto(self) -> bool:
+        return self.decks == auto_decks(self.players)
+
+    def changed_options(self) -> dict:
+        """The options that differ from the default game (for titles and file names)."""
+        default = Rules(players=self.players)
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    def describe(self) -> str:
+        """A short human-readable summary, e.g. ``"2 players, default rules"``."""
+        changed = {k: v for k, v in self.changed_options().items() if k != "players"}
+        text = ", ".join(f"{k}={v}" for k, v in changed.items()) or "default rules"
+        return f"{self.players} players, {text}"
+
+    def to_dict(self) -> dict:
+        """Every option, for ``config.json``."""
+        return asdict(self)
+
+    # ---------------------------------------------------------------- packing for the kernels
+    def pack(self) -> np.ndarray:
+        """The rules as the int32 array every kernel takes (indices ``R_*`` in :mod:`golfsim.core.spec`)."""
+        p, n = self.players, self.n_cards
+        r = np.zeros(RULES_SIZE, dtype=np.int32)
+        r[R_PLAYERS] = p
+        r[R_DECKS] = self.decks
+        r[R_NCARDS] = n
+        r[R_JOKERS_PER_DECK] = self.jokers_per_deck
+        r[R_OPENING] = OPENING_FLIPS.index(self.opening_flips)
+        r[R_REVEAL] = int(self.reveal_instead_of_draw)
+        r[R_DISCARD_FLIP] = DISCARD_AND_FLIP.index(self.discard_and_flip)
+        r[R_END] = END_MODES.index(self.end)
+        r[R_TWOS_KEEP] = TWOS_PAIR.index(self.twos_pair)
+        r[R_FOUR_BONUS] = self.four_of_a_kind_bonus
+        r[R_HOLES] = self.holes
+        r[R_TURN_CAP] = self.turn_cap
+        r[R_OFF_TOTALS] = PUB_HEADER
+        r[R_OFF_VIEW] = PUB_HEADER + p
+        r[R_OFF_UNSEEN] = PUB_HEADER + p + 6 * p
+        r[R_OFF_STOCK_KNOWN] = r[R_OFF_UNSEEN] + NUM_RANKS
+        r[R_OFF_DISCARD] = r[R_OFF_STOCK_KNOWN] + NUM_RANKS
+        r[R_PUB_SIZE] = r[R_OFF_DISCARD] + n
+        r[R_HID_STOCK] = 6 * p
+        r[R_HID_SIZE] = 6 * p + n + 1  # the last slot is the lazy shuffle's cursor
+        r[R_POINTS : R_POINTS + NUM_RANKS] = self.points()
+        r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
+        r[R_DECK_POINTS] = int(self.points() @ self.card_counts())
+        return r
+
+
+
+def __getattr__(name):
+    """The kernel interface lived here before :mod:`golfsim.core.spec`; its names still import from here."""
+    try:
+        return getattr(kernel_spec, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -1,0 +1,629 @@
+"""The N-hole game: holes, running totals, the first player of each hole, and an event for every action.
+
+:class:`Game` owns the one hole loop that everything played a decision at a time goes through: the step API
+(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play (:mod:`golfsim.cli.play`)
+and saved game
+logs. It holds one deal's arrays and calls the same compiled rule functions as the batch simulator, so hole ``h`` of
+game ``g`` under ``seed`` is the deal the simulator plays for those coordinates. (The batch kernel keeps its own
+inlined loop; ``tests/test_game.py`` checks that both play identical games.)
+
+Every action produces an :class:`Event` (who, phase, action, the card that moved or was revealed); the end of a hole
+produces one more, with the scores. Seats are played by :class:`CompiledAgent` (a registered compiled bot, called
+directly from Python at a few microseconds per decision) or :class:`PythonAgent` (any callable on observation dicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from golfsim.agents.base import AgentChoice, parse_agent
+from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, pointer_function
+from golfsim.agents.greedy import greedy_act
+from golfsim.agents.random_agent import random_act
+from golfsim.core.cards import NUM_RANKS, parse_card, rank_name
+from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
+from golfsim.core.errors import AgentError, IllegalActionError
+from golfsim.core.rng import agent_state, check_seed, deal_state
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
+    CURRENT,
+    DISCARD_N,
+    DRAW_STOCK,
+    END_REASON,
+    ENDER,
+    FIRST,
+    FLIP,
+    HELD,
+    HID_DTYPE,
+    HOLD,
+    HOLE,
+    NUM_ACTIONS,
+    PASS,
+    PHASE,
+    PHASE_NAMES,
+    PLACE_DRAWN,
+    PUB_DTYPE,
+    R_HID_SIZE,
+    R_OFF_DISCARD,
+    R_OFF_VIEW,
+    R_PUB_SIZE,
+    REVEAL,
+    START,
+    THROW_DRAWN,
+    TURN,
+    action_name,
+)
+from golfsim.core.worlds import fill_sight, sight_size
+
+END_REASONS = ("running", "went_out", "stock_exhausted", "truncated")
+"""Names of the ``END_REASON`` codes, index = code."""
+
+DONE_PHASE = PHASE_NAMES.index("done")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a game: an action (``kind="action"``) or the end of a hole (``kind="hole_end"``).
+
+    Attributes
+    ----------
+    kind : str
+        ``"action"`` or ``"hole_end"``.
+    hole, turn : int
+        The hole (from 0) and the turn counter when it happened (0 during the opening flips).
+    player : int
+        Who acted (-1 for a hole end).
+    phase : str
+        The phase the action was taken in (``"open"``, ``"start"``, ``"hold"``, ``"flip"``).
+    action : int
+        The action id (-1 for a hole end); :func:`golfsim.core.rules.action_name` names it.
+    card : int
+        The card that moved or was revealed: the discard taken, the card drawn (known to the drawer only until
+        it is placed or thrown), the drawn card placed or thrown, or the card turned up; -1 for a pass.
+    discarded : int
+        The card that went onto the discard pile (the card a take or a place replaced, or a thrown card), else -1.
+    position : int
+        The layout position the action used, else -1.
+    scores : tuple of int
+        Hole end: every player's score for the hole.
+    went_out : int
+        Hole end: who went out, or -1.
+    end_reason : str
+        Hole end: ``"went_out"``, ``"stock_exhausted"`` or ``"truncated"``.
+    """
+
+    kind: str
+    hole: int
+    turn: int
+    player: int = -1
+    phase: str = ""
+    action: int = -1
+    card: int = -1
+    discarded: int = -1
+    position: int = -1
+    scores: tuple[int, ...] = ()
+    went_out: int = -1
+    end_reason: str = ""
+
+    def describe(self, viewer: int | None = None, names: Sequence[str] | None = None) -> str:
+        """One line of narration as ``viewer`` sees it (a drawn card is shown to its drawer only).
+
+        ``names`` names the seats (default ``"player 0"``, ...).
+        """
+        def who(p):
+            return names[p] if names is not None else f"player {p}"
+
+        if self.kind == "hole_end":
+            how = {"went_out": f"{who(self.went_out)} went out", "stock_exhausted": "the stock ran out",
+                   "truncated": "the turn cap was reached"}.get(self.end_reason, self.end_reason)
+            scores = ", ".join(f"{who(p)} {s}" for p, s in enumerate(self.scores))
+            return f"hole {self.hole + 1} over ({how}): {scores}"
+        card = rank_name(self.card) if self.card >= 0 else ""
+        a, k = self.action, self.position
+        if a < DRAW_STOCK:
+            text = (f"takes the {card} from the discard pile to position {k + 1}, "
+                    f"discarding a {rank_name(self.discarded)}")
+        elif a == DRAW_STOCK:
+            text = f"draws {card}" if viewer == self.player else "draws from the stock"
+        elif a < PLACE_DRAWN:
+            text = f"reveals a {card} at position {k + 1}"
+        elif a < THROW_DRAWN:
+            text = f"puts the drawn {card} at position {k + 1}, discarding a {rank_name(self.discarded)}"
+        elif a == THROW_DRAWN:
+            text = f"throws the drawn {card} away"
+        elif a < PASS:
+            text = f"turns up a {card} at position {k + 1}"
+        else:
+            text = "flips nothing"
+        return f"{who(self.player)} {text}"
+
+
+def action_position(action: int) -> int:
+    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass."""
+    if action < DRAW_STOCK:
+        return action
+    if REVEAL <= action < PLACE_DRAWN:
+        return action - REVEAL
+    if PLACE_DRAWN <= action < THROW_DRAWN:
+        return action - PLACE_DRAWN
+    if FLIP <= action < PASS:
+        return action - FLIP
+    return -1
+
+
+class Game:
+    """An N-hole game played a decision at a time.
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        The rule set (default: the published game for two players).
+    seed : int
+        The deal seed: hole ``h`` is dealt from ``deal_state(seed, game, h)``, as in the batch simulator.
+    game : int
+        Which game of that seed.
+
+    Examples
+    --------
+    >>> g = Game(Rules(holes=2), seed=3)
+    >>> g.start_hole()
+    >>> while not g.over:
+    ...     if g.hole_over:
+    ...         g.start_hole()
+    ...     legal = g.legal_actions()
+    ...     events = g.step(legal[-1] if g.phase != "hold" else PLACE_DRAWN + g.face_down()[0])
+    >>> len(g.hole_scores)
+    2
+    """
+
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, game: int = 0):
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a golfsim Rules object, got {type(self.rules).__name__}")
+        self.packed = self.rules.pack()
+        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
+        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
+        self.deal_rng = np.zeros(1, dtype=np.uint64)
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+        self._scores = np.zeros(self.rules.players, dtype=np.int32)
+        self._ov = int(self.packed[R_OFF_VIEW])
+        self._od = int(self.packed[R_OFF_DISCARD])
+        self.restart(seed, game=game)
+
+    def restart(self, seed: int = 0, *, game: int = 0) -> None:
+        """Forget every hole and start game ``game`` of ``seed`` again (no hole is dealt yet)."""
+        self.seed = check_seed(seed)
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
+            raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
+        self.game = int(game)
+        self._hole_scores: list[list[int]] = []
+        self._hole_numbers: list[int] = []
+        self._events: list[Event] = []
+        self._deal_events = 0
+        self._started = False
+        self._totals_before = np.zeros(self.rules.players, dtype=np.int32)
+
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (cards, streams, scores; the history is shared up to now),
+        for looking ahead: playing on the copy leaves this game unchanged."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before"):
+            setattr(other, name, getattr(self, name).copy())
+        other._hole_scores = [list(row) for row in self._hole_scores]
+        other._hole_numbers = list(self._hole_numbers)
+        other._events = list(self._events)
+        return other
+
+    # ---------------------------------------------------------------- holes
+    def start_hole(self, hole: int | None = None, *, deck: Sequence | None = None,
+                   totals: Sequence[int] | None = None) -> None:
+        """Deal a hole: the next one by default.
+
+        Parameters
+        ----------
+        hole : int, optional
+            Which hole (it sets the deal stream and who moves first, ``hole % players``); default: the next.
+        deck : sequence of int or str, optional
+            An explicit deck order, top card first (rank codes or card names like ``"K"``), instead of a shuffle.
+        totals : sequence of int, optional
+            Game totals before this hole, shown to agents; default: the totals of the holes played in this game.
+        """
+        if self._started and not self.hole_over:
+            raise RuntimeError(f"hole {self.hole + 1} is still being played; finish it before dealing another")
+        if hole is None:
+            hole = len(self._hole_scores)
+            if hole >= self.rules.holes:
+                raise RuntimeError(f"the game is over: all {self.rules.holes} holes have been played")
+        if isinstance(hole, bool) or not isinstance(hole, (int, np.integer)) or hole < 0:
+            raise ValueError(f"hole must be a whole number of at least 0, got {hole!r}")
+        hole = int(hole)
+        players = self.rules.players
+        if totals is None:
+            self._totals_before[:] = self.totals
+        else:
+            self._totals_before[:] = self._check_totals(totals)
+        self.deal_rng[0] = deal_state(self.seed, self.game, hole)
+        first = hole % players
+        if deck is None:
+            deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, self._totals_before)
+        else:
+            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._check_deck(deck), hole, first,
+                           self._totals_before)
+        self._deal_events = len(self._events)
+        self._started = True
+
+    def _check_totals(self, totals):
+        arr = np.asarray(totals)
+        if arr.shape != (self.rules.players,) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"totals must be {self.rules.players} whole numbers, one per player")
+        return arr
+
+    def _check_deck(self, deck) -> np.ndarray:
+        codes = [parse_card(c) if isinstance(c, str) else c for c in deck]
+        want = self.rules.card_counts()
+        if len(codes) != self.rules.n_cards:
+            raise ValueError(f"the deck must have all {self.rules.n_cards} cards of the pack, got {len(codes)}")
+        if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
+               for c in codes):
+            raise ValueError("deck entries must be rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
+        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_RANKS)
+        if not np.array_equal(got, want):
+            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
+                             if got[r] != want[r])
+            raise ValueError(f"the deck is not the pack these rules use ({diff})")
+        return np.asarray(codes, dtype=HID_DTYPE)
+
+    def _need_deal(self):
+        if not self._started:
+            raise RuntimeError("no hole has been dealt yet: call reset() (GolfEnv) or start_hole() (Game) first")
+
+    # ---------------------------------------------------------------- reading the state
+    @property
+    def started(self) -> bool:
+        """Whether a hole has been dealt."""
+        return self._started
+
+    @property
+    def hole(self) -> int:
+        """The hole being played (from 0)."""
+        self._need_deal()
+        return int(self.pub[HOLE])
+
+    @property
+    def phase(self) -> str:
+        """``"open"``, ``"start"``, ``"hold"``, ``"flip"`` or ``"done"`` (the hole is over)."""
+        self._need_deal()
+        return PHASE_NAMES[int(self.pub[PHASE])]
+
+    @property
+    def hole_over(self) -> bool:
+        """Whether the hole being played has ended."""
+        self._need_deal()
+        return int(self.pub[PHASE]) == DONE_PHASE
+
+    @property
+    def over(self) -> bool:
+        """Whether every hole of the game has been played."""
+        return len(self._hole_scores) >= self.rules.holes
+
+    @property
+    def current_player(self) -> int:
+        """The player whose decision is due (-1 once the hole is over)."""
+        self._need_deal()
+        return -1 if self.hole_over else int(self.pub[CURRENT])
+
+    @property
+    def first_player(self) -> int:
+        """Who moved first in this hole (``hole % players``)."""
+        self._need_deal()
+        return int(self.pub[FIRST])
+
+    @property
+    def turn(self) -> int:
+        """Turns begun in this hole (0 during the opening flips)."""
+        self._need_deal()
+        return int(self.pub[TURN])
+
+    @property
+    def end_reason(self) -> str:
+        """``"running"``, ``"went_out"``, ``"stock_exhausted"`` or ``"truncated"``."""
+        self._need_deal()
+        return END_REASONS[int(self.pub[END_REASON])]
+
+    @property
+    def went_out(self) -> int:
+        """The player who went out in this hole, or -1."""
+        self._need_deal()
+        return int(self.pub[ENDER])
+
+    @property
+    def truncated(self) -> bool:
+        """Whether this hole ended at the turn cap."""
+        return self.end_reason == "truncated"
+
+    @property
+    def scores(self) -> list[int]:
+        """This hole's scores per player, once it is over."""
+        self._need_deal()
+        if not self.hole_over:
+            raise RuntimeError("the deal is not over yet; scores exist once it is done")
+        deal_scores(self.hid, self.packed, self._scores)
+        return [int(s) for s in self._scores]
+
+    @property
+    def hole_scores(self) -> np.ndarray:
+        """Scores of the holes finished in this game, ``holes_played x players``."""
+        return np.array(self._hole_scores, dtype=np.int64).reshape(-1, self.rules.players)
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Game totals over the holes finished so far."""
+        return self.hole_scores.sum(axis=0)
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every event of the game so far, hole ends included."""
+        return tuple(self._events)
+
+    @property
+    def deal_history(self) -> tuple[Event, ...]:
+        """The events of the hole being played (or just finished)."""
+        self._need_deal()
+        return tuple(self._events[self._deal_events:])
+
+    def view(self, player: int) -> list[int]:
+        """``player``'s six cards as everyone sees them: rank codes, -1 face down."""
+        self._need_deal()
+        base = self._ov + 6 * player
+        return [int(c) for c in self.pub[base: base + 6]]
+
+    def face_down(self, player: int | None = None) -> list[int]:
+        """Positions of ``player``'s face-down cards (default: the player to move)."""
+        player = self.current_player if player is None else player
+        return [k for k, c in enumerate(self.view(player)) if c < 0]
+
+    @property
+    def top_discard(self) -> int:
+        """The card on top of the discard pile."""
+        self._need_deal()
+        return int(self.pub[self._od + int(self.pub[DISCARD_N]) - 1])
+
+    def action_mask(self) -> np.ndarray:
+        """uint8 array of length ``NUM_ACTIONS``, 1 where the action is legal now."""
+        self._need_deal()
+        legal_mask(self.pub, self.packed, self._mask)
+        return self._mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids (empty when the hole is over)."""
+        return [int(a) for a in np.flatnonzero(self.action_mask())]
+
+    # ---------------------------------------------------------------- playing
+    def step(self, action: int) -> list[Event]:
+        """Play ``action`` for the player to move.
+
+        Returns
+        -------
+        list of Event
+            The action's event, followed by the hole's end when the action ended it.
+
+        Raises
+        ------
+        ValueError
+            If the action is not legal now, naming it and the legal set.
+        """
+        self._need_deal()
+        pub, hid = self.pub, self.hid
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or \
+                not 0 <= action < NUM_ACTIONS or not is_legal(pub, self.packed, int(action)):
+            legal = self.legal_actions()
+            shown = action_name(action) if isinstance(action, (int, np.integer)) else repr(action)
+            mover = f"player {int(pub[CURRENT])}" if not self.hole_over else "nobody"
+            raise ValueError(
+                f"action {action!r} ({shown}) is not legal for {mover} in the {self.phase} "
+                f"phase; legal: {', '.join(f'{a} ({action_name(a)})' for a in legal) or 'none, the deal is over'}"
+            )
+        a = int(action)
+        p = int(pub[CURRENT])
+        phase = int(pub[PHASE])
+        k = action_position(a)
+        card = discarded = -1
+        if phase == START:
+            if a < DRAW_STOCK:
+                card = int(pub[self._od + int(pub[DISCARD_N]) - 1])
+                discarded = int(hid[6 * p + k])
+            elif a > DRAW_STOCK:
+                card = int(hid[6 * p + k])
+        elif phase == HOLD:
+            card = int(pub[HELD])
+            discarded = card if a == THROW_DRAWN else int(hid[6 * p + k])
+        elif k >= 0:  # an opening flip or a flip after a throw
+            card = int(hid[6 * p + k])
+        turn = int(pub[TURN])
+        apply_action(pub, hid, self.packed, self.deal_rng, a)
+        if a == DRAW_STOCK:
+            card = int(pub[HELD])
+        event = Event("action", int(pub[HOLE]), turn, p, PHASE_NAMES[phase], a, card, discarded, k)
+        self._events.append(event)
+        if int(pub[PHASE]) != DONE_PHASE:
+            return [event]
+        scores = tuple(self.scores)
+        end = Event("hole_end", int(pub[HOLE]), int(pub[TURN]), scores=scores, went_out=int(pub[ENDER]),
+                    end_reason=END_REASONS[int(pub[END_REASON])])
+        self._events.append(end)
+        if len(self._hole_scores) < self.rules.holes:
+            self._hole_scores.append(list(scores))
+            self._hole_numbers.append(int(pub[HOLE]))
+        return [event, end]
+
+    def play(self, agents: Sequence, *, agent_seed: int | None = None,
+             on_event: Callable[[Event], None] | None = None) -> None:
+        """Play the rest of the game with one agent per seat (see :func:`make_agents`).
+
+        ``on_event`` is called with every event as it happens.
+        """
+        seats = make_agents(agents, self.rules)
+        seeds = check_seed(self.seed if agent_seed is None else agent_seed)
+        for p, seat in enumerate(seats):
+            seat.reset(seeds, self.game, p)
+        while not self.over:
+            if not self._started or self.hole_over:
+                self.start_hole()
+            while not self.hole_over:
+                p = int(self.pub[CURRENT])
+                seat = seats[p]
+                action = seat.act(self, p)  # a plain-Python agent that raises is named (AgentError)
+                try:
+                    events = self.step(action)
+                except ValueError as err:
+                    raise IllegalActionError(f"agent {seat.label!r} (seat {p}): {err}") from None
+                if on_event is not None:
+                    for e in events:
+                        on_event(e)
+
+
+# ---------------------------------------------------------------- agents at the table
+class CompiledAgent:
+    """A registered compiled bot, called directly from Python on the game's arrays.
+
+    Everything that is per agent (its parameter vector, its compiled entry point) is resolved once here, so a
+    decision costs one compiled call: a few microseconds, where going through the batch dispatcher from Python cost
+    about 0.33 ms (most of it unboxing the tuple of agents called by pointer).
+
+    Parameters
+    ----------
+    choice : AgentChoice or str
+        The agent, e.g. ``"ev"`` or ``"pair-builder:keep_threshold=8"``.
+    rules : Rules
+        The rules it plays (ev compiles a separate valuation for a four-of-a-kind bonus).
+    """
+
+    def __init__(self, choice, rules: Rules):
+        self.choice = parse_agent(choice)
+        if not self.choice.spec.compiled:
+            raise ValueError(f"agent {self.choice.label!r} is a plain-Python agent, not a compiled one")
+        self.label = self.choice.label
+        self.params = self.choice.param_vector()
+        self.rng = np.zeros(rules.players, dtype=np.uint64)
+        # an agent is given only its own stream, a one-element view (as golfsim.agents.dispatch.decide does)
+        self._own_rng = [self.rng[p:p + 1] for p in range(rules.players)]
+        function = pointer_function(self.choice.spec, rules.pack())
+        if function is None:
+            function = {GREEDY_ID: greedy_act, RANDOM_ID: random_act}[self.choice.spec.builtin_id]
+        self._function = function
+        # an agent that sees hidden cards (the oracle) reads the true state after the public one, as in the simulator
+        self._sight = (np.zeros(sight_size(rules.pack()), dtype=PUB_DTYPE) if self.choice.spec.sees_hidden
+                       else None)
+
+    def reset(self, seed: int, game: int, seat: int) -> None:
+        """Start the agent stream of ``seat`` in game ``game`` of ``seed`` (as the batch simulator does)."""
+        self.rng[seat] = agent_state(check_seed(seed), game, seat)
+
+    def act(self, game, player: int) -> int:
+        """The decision for ``player`` on ``game`` (a :class:`Game` or a ``GolfEnv``), read from its public array."""
+        view = game.pub
+        if self._sight is not None:
+            fill_sight(self._sight, game.pub, game.hid, game.packed, game.deal_rng)
+            view = self._sight
+        return self._function(view, game.packed, self.params, self._own_rng[player], player)
+
+    def __call__(self, observation: dict) -> int:
+        """The decision from an observation dict, so the agent also works wherever a plain policy does."""
+        rules = observation["rules"].pack()
+        player = int(observation["player"])
+        return int(self._function(observation["observation"], rules, self.params, self._own_rng[player], player))
+
+
+class PythonAgent:
+    """A plain-Python policy ``policy(observation: dict) -> action`` at a seat.
+
+    If the policy has a ``reset(seed, game, seat)`` method, it is called at the start of every game with a seed of
+    its own (the seat's agent stream, 64 bits; independent of the deals), so a randomised policy is reproducible.
+    """
+
+    def __init__(self, policy, label: str | None = None):
+        self.policy = policy
+        self.label = label or getattr(policy, "__name__", type(policy).__name__)
+
+    def reset(self, seed: int, game: int, seat: int) -> None:
+        reset = getattr(self.policy, "reset", None)
+        if callable(reset):
+            reset(seed=int(agent_state(check_seed(seed), game, seat)), game=game, seat=seat)
+
+    def act(self, game, player: int) -> int:
+        """The policy's action for ``player``; an exception it raises becomes an ``AgentError`` naming it."""
+        try:
+            return self.policy(observe(game, player))
+        except Exception as e:
+            raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
+                             f"{' '.join(str(e).split())}") from e
+
+
+def make_agents(agents: Sequence, rules: Rules) -> list:
+    """One seat object per agent: names and ``AgentChoice`` of compiled agents become :class:`CompiledAgent`,
+    registered plain-Python agents and callables become :class:`PythonAgent`; seat objects pass through."""
+    if len(agents) != rules.players:
+        raise ValueError(f"{len(agents)} agents given for {rules.players} seats; give one agent per seat")
+    seats = []
+    for a in agents:
+        if isinstance(a, (CompiledAgent, PythonAgent)):
+            seats.append(a)
+        elif callable(a) and not isinstance(a, (str, AgentChoice)):
+            seats.append(PythonAgent(a))
+        else:
+            choice = parse_agent(a)
+            if choice.spec.python is not None:
+                seats.append(PythonAgent(choice.spec.python(choice.param_dict()), choice.label))
+            else:
+                seats.append(CompiledAgent(choice, rules))
+    return seats
+
+
+def observe(game, player: int) -> dict:
+    """What ``player`` may know about ``game`` (a :class:`Game`), and nothing else; see ``GolfEnv.observe``."""
+    from golfsim.core.spec import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, RECYCLES, STOCK_N
+
+    packed, pub = game.packed, game.pub
+    players = game.rules.players
+    done = int(pub[PHASE]) == DONE_PHASE
+    mine = player == int(pub[CURRENT]) and not done
+    flat = pub.copy()
+    od, n = int(packed[R_OFF_DISCARD]), int(pub[DISCARD_N])
+    ou, ok, ot = int(packed[R_OFF_UNSEEN]), int(packed[R_OFF_STOCK_KNOWN]), int(packed[R_OFF_TOTALS])
+    if not mine:
+        held = int(flat[HELD])
+        flat[HELD] = -1
+        if held >= 0 and int(pub[PHASE]) == HOLD:
+            # the engine counts a card drawn from the stock as seen; to everyone but the drawer it is still unseen
+            flat[(ok if int(pub[RECYCLES]) > 0 else ou) + held] += 1
+    pub = flat
+    ov = int(packed[R_OFF_VIEW])
+    discard = [int(c) for c in pub[od: od + n]]
+    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    if mine:
+        legal_mask(pub, packed, mask)
+    return {
+        "player": player,
+        "phase": PHASE_NAMES[int(pub[PHASE])],
+        "current_player": -1 if done else int(pub[CURRENT]),
+        "view": pub[ov: ov + 6 * players].reshape(players, 6).astype(np.int64),
+        "discard": discard,
+        "top_discard": discard[-1] if discard else None,
+        "stock_size": int(pub[STOCK_N]),
+        "unseen": pub[ou: ou + NUM_RANKS].astype(np.int64),
+        "stock_known": pub[ok: ok + NUM_RANKS].astype(np.int64),
+        "held": int(pub[HELD]) if mine and pub[PHASE] == HOLD else None,
+        "totals": pub[ot: ot + players].astype(np.int64),
+        "hole": int(pub[HOLE]),
+        "turn": int(pub[TURN]),
+        "rules": game.rules,
+        "action_mask": mask,
+        "observation": flat,
+    }
+
+
+__all__ = ["END_REASONS", "action_position", "CompiledAgent", "Event", "Game", "PythonAgent", "make_agents", "observe"]

@@ -1,0 +1,135 @@
+"""The compiled loop that plays the bots' turns between two outside decisions, at the batch simulator's speed.
+
+Why addresses: a kernel that takes the tuple of agent functions (:class:`golfsim.agents.dispatch.AgentFunctions`) as an
+argument pays for Numba to unbox every first-class function on every call from Python (it looks the compiled code
+up again and unpickles the signature): about 0.2-0.4 ms per call here, the whole budget of a few hundred
+environment steps. So the Python side looks each function's two entry points up once (:func:`agent_addresses`)
+and passes them as a plain int64 array; :func:`play_bots` rebuilds the same tuple of first-class functions from
+the addresses in compiled code and calls the simulator's own dispatch (``golfsim.agents.dispatch.decide``) with it.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from golfsim._numba.jit import leaf
+from golfsim.agents.base import AGENT_SIGNATURE
+from golfsim.agents.dispatch import decide
+from golfsim.core.engine import apply_action, is_legal
+from golfsim.core.spec import CURRENT, DONE, HID_DTYPE, MAX_PLAYERS, PHASE
+
+try:  # the helpers Numba's own unboxing uses; private, so a Numba without them gets the slower route below
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+except ImportError:  # pragma: no cover -- depends on the installed Numba
+    _get_jit_address = _get_wrapper_address = None
+
+OK, ILLEGAL_OUTSIDE, ILLEGAL_BOT = 0, 1, 2
+SLOTS = MAX_PLAYERS
+"""Slots of the rebuilt function tuple: enough for a different agent called by pointer in every seat."""
+
+_AGENT_FUNCTION = types.FunctionType(AGENT_SIGNATURE)
+
+
+@intrinsic
+def _agent_function(typingctx, c_address, jit_address):
+    """A first-class agent function from its C-wrapper and native entry addresses (what unboxing would make)."""
+    sig = _AGENT_FUNCTION(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        void_ptr = context.get_value_type(types.voidptr)
+        function = cgutils.create_struct_proxy(_AGENT_FUNCTION)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], void_ptr)
+        function.jit_addr = builder.inttoptr(args[1], void_ptr)
+        function.py_addr = ir.Constant(void_ptr, None)
+        return function._getvalue()
+
+    return sig, codegen
+
+
+DECK_DTYPE = HID_DTYPE
+"""Element type of a scripted deck (rank codes, top card first), as ``engine.deal_from_deck`` takes it."""
+
+
+def agent_addresses(agent_fns) -> np.ndarray:
+    """int64 array ``(SLOTS, 2)``: the C-wrapper and native entry address of each function of a kernel's
+    ``agent_fns`` tuple (``Table.kernel_arguments()``), in order, the slots beyond it repeating its last entry
+    (the dispatch never calls them). The caller keeps ``agent_fns`` alive."""
+    functions = list(agent_fns)
+    if not functions or len(functions) > SLOTS:
+        raise ValueError(f"expected 1 to {SLOTS} agent functions, got {len(functions)}")
+    functions += [functions[-1]] * (SLOTS - len(functions))
+    return np.array([[_get_wrapper_address(f, AGENT_SIGNATURE), _get_jit_address(f, AGENT_SIGNATURE)]
+                     for f in functions], dtype=np.int64)
+
+
+@leaf
+def play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error):
+    """Play ``action`` (if >= 0) for the seat to move, then every bot turn until a seat without a bot must decide
+    or the deal ends; ``agent_fns`` is the kernels' tuple of agent functions.
+
+    Returns ``OK``, ``ILLEGAL_OUTSIDE`` (``action`` is not legal; nothing changed) or ``ILLEGAL_BOT`` (a bot
+    returned an illegal action: ``error`` gets seat, action and phase, and the move is not played).
+    """
+    if action >= 0:
+        if not is_legal(pub, rules, action):
+            return ILLEGAL_OUTSIDE
+        apply_action(pub, hid, rules, deal_rng, action)
+    while pub[PHASE] != DONE and is_bot[pub[CURRENT]] == 1:
+        p = np.int64(pub[CURRENT])
+        move = decide(bot_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
+        if not is_legal(pub, rules, move):
+            error[0] = p
+            error[1] = move
+            error[2] = pub[PHASE]
+            return ILLEGAL_BOT
+        apply_action(pub, hid, rules, deal_rng, move)
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
+    """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
+    a = addresses
+    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
+           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
+           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
+           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
+           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
+           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
+    return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
+
+
+@njit(cache=True, _nrt=False)
+def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
+                                error):
+    """:func:`play_turns` compiled with the function tuple as an argument: correct everywhere, but each call from
+    Python unboxes every function (0.2-0.4 ms). Used only if Numba lacks the address helpers."""
+    return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error)
+
+
+class Bots:
+    """The bots of one table, ready to play: ``Table.make(...).kernel_arguments()`` plus which seats they hold.
+
+    Under ``NUMBA_DISABLE_JIT=1`` (debugging) the turns are played by the same loop in plain Python.
+    """
+
+    def __init__(self, bot_ids: np.ndarray, params: np.ndarray, agent_fns, is_bot: np.ndarray):
+        self.bot_ids, self.params, self.agent_fns, self.is_bot = bot_ids, params, agent_fns, is_bot
+        self.addresses = None
+        if not numba.config.DISABLE_JIT and _get_wrapper_address is not None:
+            self.addresses = agent_addresses(agent_fns)
+        self.error = np.zeros(3, dtype=np.int64)
+
+    def play(self, pub, hid, rules, deal_rng, agent_rng, action: int) -> int:
+        """:func:`play_turns` on one deal's arrays; see there for the return codes (``self.error`` on a bad bot)."""
+        if self.addresses is None:
+            loop = play_turns if numba.config.DISABLE_JIT else play_bots_passing_functions
+            return loop(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.agent_fns,
+                        self.is_bot, action, self.error)
+        return play_bots(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.addresses,
+                         self.is_bot, action, self.error)

@@ -1,0 +1,172 @@
+"""The logging game loop: the batch simulator's games, with every decision recorded by compiled code.
+
+:func:`play_logged_games` is :func:`golfsim.kernels.simulate.play_games` plus one record per decision and per deal end,
+written into preallocated column arrays (no Python per decision). It calls the same engine functions and
+``golfsim.agents.dispatch.decide`` with the same streams, so it plays identical games; ``tests/test_trace.py`` checks
+that
+against the batch kernel.
+
+Record columns, written in the types the log stores so that the writer wraps them without converting: ``rec``
+(int8; index constants below) holds kind (0 decision, 1 deal end), seat, phase, action, card (the card that moved or
+was revealed, as :class:`golfsim.game.game.Event` defines it; -1 for none), discard top before the move, the acting
+player's six view cards before the move (-1 face down), and for a deal end: who went out and the end reason. On a
+deal end the decision fields are -1 and the phase is ``done``. ``rec_hole_turn`` (int16) holds hole and turn,
+``rec_game`` (int32) the batch row of the game and ``rec_scores`` (int16) the deal scores of a deal end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from golfsim._numba.jit import leaf
+from golfsim.agents.dispatch import decide
+from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.spec import (
+    CURRENT,
+    DISCARD_N,
+    DONE,
+    DRAW_STOCK,
+    END_REASON,
+    ENDER,
+    FLIP,
+    HELD,
+    HOLD,
+    PASS,
+    PHASE,
+    R_HOLES,
+    R_OFF_DISCARD,
+    R_OFF_VIEW,
+    R_PLAYERS,
+    REVEAL,
+    START,
+    TURN,
+)
+from golfsim.core.worlds import fill_sight
+
+KIND, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(7)
+WENT_OUT_COL = VIEW0 + 6
+REASON_COL = WENT_OUT_COL + 1
+RECORD_FIELDS = REASON_COL + 1
+HOLE_COL, TURN_COL = 0, 1
+"""Rows of ``rec_hole_turn``."""
+DECISION, DEAL_END = 0, 1
+
+
+@leaf
+def _moved_card(pub, hid, rules, p, phase, action):
+    """The card an action moves or reveals, read before it is applied (-1 for a stock draw, read after)."""
+    if phase == START:
+        if action < DRAW_STOCK:
+            return pub[rules[R_OFF_DISCARD] + pub[DISCARD_N] - 1]
+        if action == DRAW_STOCK:
+            return -1
+        return hid[6 * p + action - REVEAL]
+    if phase == HOLD:
+        return pub[HELD]
+    if FLIP <= action < PASS:
+        return hid[6 * p + action - FLIP]
+    return -1
+
+
+@leaf
+def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                     deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
+                     rec, rec_hole_turn, rec_game, rec_scores, row, game_row):
+    """Play every hole of game ``game`` like ``simulate.play_game``, recording from row ``row``; return the next
+    free row. Seats with ``sees[p]`` are given ``sight`` (the true state after the public one), as there."""
+    players = rules[R_PLAYERS]
+    ov = rules[R_OFF_VIEW]
+    od = rules[R_OFF_DISCARD]
+    for p in range(players):
+        agent_rng[p] = agent_state(agent_seed, game, p)
+        totals[p] = 0
+    for h in range(rules[R_HOLES]):
+        deal_rng[0] = deal_state(deal_seed, game, h)
+        deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
+        while pub[PHASE] != DONE:
+            p = np.int64(pub[CURRENT])
+            view = pub
+            if sees[p]:
+                fill_sight(sight, pub, hid, rules, deal_rng)
+                view = sight
+            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
+            if not is_legal(pub, rules, a):
+                error[0] = h + 1
+                error[1] = p
+                error[2] = a
+                error[3] = pub[PHASE]
+                return row
+            phase = pub[PHASE]
+            rec[KIND, row] = DECISION
+            rec_hole_turn[HOLE_COL, row] = h
+            rec_hole_turn[TURN_COL, row] = pub[TURN]
+            rec[SEAT, row] = p
+            rec[PHASE_COL, row] = phase
+            rec[ACTION, row] = a
+            rec[DISCARD_TOP, row] = pub[od + pub[DISCARD_N] - 1]
+            for k in range(6):
+                rec[VIEW0 + k, row] = pub[ov + 6 * p + k]
+            rec[WENT_OUT_COL, row] = -1
+            rec[REASON_COL, row] = 0
+            rec[CARD, row] = _moved_card(pub, hid, rules, p, phase, a)
+            rec_game[row] = game_row
+            apply_action(pub, hid, rules, deal_rng, a)
+            if phase == START and a == DRAW_STOCK:
+                rec[CARD, row] = pub[HELD]
+            row += 1
+        deal_scores(hid, rules, scores)
+        rec[KIND, row] = DEAL_END
+        rec_hole_turn[HOLE_COL, row] = h
+        rec_hole_turn[TURN_COL, row] = pub[TURN]
+        rec[SEAT, row] = -1
+        rec[PHASE_COL, row] = DONE
+        rec[ACTION, row] = -1
+        rec[CARD, row] = -1
+        rec[DISCARD_TOP, row] = pub[od + pub[DISCARD_N] - 1]
+        for k in range(6):
+            rec[VIEW0 + k, row] = -1
+        rec[WENT_OUT_COL, row] = pub[ENDER]
+        rec[REASON_COL, row] = pub[END_REASON]
+        rec_game[row] = game_row
+        for p in range(players):
+            rec_scores[p, row] = scores[p]
+            hole_scores[h, p] = scores[p]
+            totals[p] += scores[p]
+        row += 1
+        turns[h] = pub[TURN]
+        enders[h] = pub[ENDER]
+        reasons[h] = pub[END_REASON]
+    return row
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def play_logged_games(rules, agent_ids, params, agent_fns, sees, deal_seed, agent_seed, first_game, lo, hi,
+                      hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores,
+                      sight, rec, rec_hole_turn, rec_game, rec_scores, game_rows):
+    """Play games ``first_game + lo ..`` into rows ``lo ..`` of the outputs while the record arrays have room for
+    a whole game (``game_rows`` records, the most a game can take); return ``(games played up to, rows used)``.
+
+    A game is never split across calls: the caller takes the records and calls again from the returned game.
+    """
+    capacity = rec_game.shape[0]
+    row = 0
+    i = lo
+    while i < hi and row + game_rows <= capacity:
+        row = play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
+                               deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i],
+                               reasons[i], errors[i], sees, sight, rec, rec_hole_turn, rec_game, rec_scores, row, i)
+        i += 1
+        if errors[i - 1, 0] != 0:
+            break
+    return i, row
+
+
+def most_records_per_game(players: int, holes: int, turn_cap: int) -> int:
+    """An upper bound on the records of one game: per hole two opening flips each, at most three decisions per
+    turn (draw, place or throw, flip) and the deal end."""
+    return holes * (2 * players + 3 * turn_cap + 1)
+
+
+__all__ = ["DEAL_END", "DECISION", "RECORD_FIELDS", "most_records_per_game", "play_logged_games"]

@@ -1,0 +1,341 @@
+"""Plan -> independent tasks -> reduce: how tournaments and experiments use every core, or many machines.
+
+A run is cut into :class:`Task` objects: the rules, one agent *label* per seat, the deal seed, the agent seed, the
+first game and a count. A task plays games ``first_game .. first_game + count - 1`` (game ``g`` depends only on
+``(seed, g)`` and ``(agent_seed, g)``, see :mod:`golfsim.kernels.simulate`)
+and returns a small summary of them (per-game
+arrays), made by a *summary function* that the task names as ``"module:function"``. A reduction puts the summaries
+back together in game order, so the numbers never depend on how the games were split, which executor ran them, in
+what order the tasks finished or on how many threads.
+
+Tasks carry labels, never compiled objects: a worker thread, a worker process or a Dask worker parses the labels,
+loads the user's agent modules (``GOLFSIM_AGENT_MODULES`` as it was when the task was planned, and entry points)
+and compiles what it needs once per process.
+
+:func:`run_tasks` submits every task to a :class:`concurrent.futures.Executor` at once: by default a thread pool
+with one thread per core, each task running the single-threaded compiled kernel (it releases the GIL), so a plan
+of at least as many tasks as cores keeps every core busy; :func:`split_counts` makes plans that size. Any other
+executor works too: a ``ProcessPoolExecutor``, or a Dask client's executor (:func:`dask_executor`).
+
+Stopping early: a ``KeyboardInterrupt`` (Ctrl-C, or raised by the progress callback) while the tasks run cancels the
+ones not started and returns what had been reported complete, marked ``interrupted``; the caller decides which
+complete parts to keep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from golfsim.core.rules import TRUNCATED, Rules
+
+__all__ = [
+    "GameSummary",
+    "Task",
+    "TaskRun",
+    "dask_executor",
+    "executor_workers",
+    "run_task",
+    "run_tasks",
+    "split_counts",
+    "summarise_games",
+    "summarise_totals",
+]
+
+#: Tasks planned per worker: more than one, so that workers finish together when tasks take unequal times.
+TASKS_PER_WORKER = 2
+
+
+@dataclass(frozen=True)
+class Task:
+    """One independent piece of a run: ``count`` games of one seating, from game ``first_game``.
+
+    Attributes
+    ----------
+    rules : Rules
+    seats : tuple of str
+        One agent label per seat (``"pair-builder:keep_threshold=8"``), parsed where the task runs.
+    seed : int
+        Seed of the deals.
+    agent_seed : int
+        Seed of the agents' own randomness.
+    first_game, count : int
+        The games played: ``first_game .. first_game + count - 1``.
+    summary : str
+        ``"module:function"`` turning the :class:`golfsim.kernels.simulate.Batch` of those games into the small result
+        returned (default :func:`summarise_games`).
+    plugins : tuple of str
+        User agent modules to load before parsing the labels (``GOLFSIM_AGENT_MODULES`` when the task was made).
+    """
+
+    rules: Rules
+    seats: tuple[str, ...]
+    seed: int
+    agent_seed: int
+    first_game: int
+    count: int
+    summary: str = "golfsim.runs.tasks:summarise_games"
+    plugins: tuple[str, ...] = ()
+
+
+def current_plugins() -> tuple[str, ...]:
+    """The user agent modules named by ``GOLFSIM_AGENT_MODULES`` now, for :attr:`Task.plugins`."""
+    from golfsim.agents.plugins import ENV_VAR
+
+    return tuple(s.strip() for s in os.environ.get(ENV_VAR, "").split(",") if s.strip())
+
+
+# ---------------------------------------------------------------- summaries
+@dataclass
+class GameSummary:
+    """Per-game arrays of one seating's games, in game order (what a tournament keeps of a task)."""
+
+    totals: np.ndarray  # int32 [n, P]
+    outs: np.ndarray  # int16 [n, P]: deals in which the seat went out
+    out_wins: np.ndarray  # float32 [n, P]: sum over those deals of the seat's deal win share
+    turns: np.ndarray  # int32 [n]: turns summed over the game's deals
+    truncated: np.ndarray  # int16 [n]: truncated deals of the game
+
+    @classmethod
+    def empty(cls, players: int) -> GameSummary:
+        return cls(np.zeros((0, players), np.int32), np.zeros((0, players), np.int16),
+                   np.zeros((0, players), np.float32), np.zeros(0, np.int32), np.zeros(0, np.int16))
+
+    @classmethod
+    def concat(cls, parts: Sequence[GameSummary], players: int) -> GameSummary:
+        """The parts one after another (they must be consecutive runs of games, in order)."""
+        if not parts:
+            return cls.empty(players)
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in
+                     ("totals", "outs", "out_wins", "turns", "truncated")))
+
+    def head(self, n: int) -> GameSummary:
+        """The first ``n`` games."""
+        return GameSummary(self.totals[:n], self.outs[:n], self.out_wins[:n], self.turns[:n], self.truncated[:n])
+
+
+def summarise_games(batch) -> GameSummary:
+    """Totals, going out, turns and truncations of every game of ``batch`` (a
+    :class:`golfsim.kernels.simulate.Batch`)."""
+    hs = batch.hole_scores.astype(np.int32)
+    players = hs.shape[2]
+    best = hs.min(axis=2, keepdims=True)
+    winners = hs == best
+    deal_share = winners / winners.sum(axis=2, keepdims=True)
+    seat = np.arange(players)
+    out_mask = batch.enders[:, :, None] == seat[None, None, :]
+    return GameSummary(
+        totals=hs.sum(axis=1, dtype=np.int32),
+        outs=out_mask.sum(axis=1).astype(np.int16),
+        out_wins=(deal_share * out_mask).sum(axis=1).astype(np.float32),
+        turns=batch.turns.sum(axis=1, dtype=np.int32),
+        truncated=(batch.reasons == TRUNCATED).sum(axis=1).astype(np.int16),
+    )
+
+
+def summarise_totals(batch) -> np.ndarray:
+    """Only the N-hole totals ``[n, players]`` (int32) of every game of ``batch``."""
+    return batch.totals
+
+
+# ---------------------------------------------------------------- running one task
+_summaries: dict[str, Callable] = {}
+_plugins_loaded: set[str] = set()
+
+
+def _summary_function(name: str) -> Callable:
+    if name not in _summaries:
+        module, _, attr = name.partition(":")
+        _summaries[name] = getattr(importlib.import_module(module), attr)
+    return _summaries[name]
+
+
+def _load_plugins(specs: Sequence[str]) -> None:
+    """Load the user agent modules a task names (once per process)."""
+    missing = [s for s in specs if s not in _plugins_loaded]
+    if not missing:
+        return
+    from golfsim.agents.plugins import load_module
+
+    for spec in missing:
+        load_module(spec)
+        _plugins_loaded.add(spec)
+
+
+def run_task(task: Task, threads: int = 1):
+    """Play ``task``'s games and return its summary (runs in whatever thread, process or machine executes it)."""
+    from golfsim.kernels.simulate import Table, iter_batches
+
+    _load_plugins(task.plugins)
+    table = Table.make(list(task.seats), task.rules)
+    summarise = _summary_function(task.summary)
+    (batch,) = iter_batches(table, task.count, task.seed, agent_seed=task.agent_seed, first_game=task.first_game,
+                            batch_size=task.count, threads=threads)
+    return summarise(batch)
+
+
+# ---------------------------------------------------------------- planning helpers
+def executor_workers(executor: Executor | None, threads: int | None = None) -> int:
+    """How many tasks ``executor`` runs at once (its workers; for a Dask executor, the cluster's threads).
+
+    ``None`` is the default thread pool of :func:`run_tasks`: ``threads``, or every core Numba may use.
+    """
+    if executor is None:
+        from golfsim.kernels.simulate import thread_count
+
+        return thread_count(threads)
+    client = getattr(executor, "_client", None)
+    if client is not None:  # a Dask client's executor
+        with contextlib.suppress(Exception):
+            return max(1, sum(client.nthreads().values()))
+    return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
+
+
+def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple[int, int]]:
+    """Cut ``games`` games into consecutive ``(first, count)`` pieces for ``units`` seatings and ``workers``.
+
+    Pieces are at most ``block`` games; when that gives fewer than ``TASKS_PER_WORKER x workers`` tasks over all
+    ``units`` seatings, the games are cut finer (never below one game), so a plan keeps every worker busy. The cut
+    is the same for every seating, so a prefix of complete pieces is a set of complete deal sets everywhere.
+    """
+    pieces = math.ceil(games / block)
+    wanted = math.ceil(TASKS_PER_WORKER * workers / max(units, 1))
+    if pieces >= wanted:
+        return [(lo, min(block, games - lo)) for lo in range(0, games, block)]
+    pieces = min(games, wanted)
+    cuts = np.linspace(0, games, pieces + 1).round().astype(np.int64)
+    return [(int(a), int(b - a)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+
+# ---------------------------------------------------------------- running many
+@dataclass
+class TaskRun:
+    """What :func:`run_tasks` returns: each finished task's summary by its index, and whether it was stopped."""
+
+    results: dict[int, object] = field(default_factory=dict)
+    interrupted: bool = False
+
+    def complete(self, indices) -> bool:
+        """Whether every task of ``indices`` finished."""
+        return all(i in self.results for i in indices)
+
+
+def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, threads: int | None = None,
+              progress: Callable[[int, Task], None] | None = None) -> TaskRun:
+    """Submit every task at once and collect their summaries as they finish.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+        In the order they should start (an executor starts them first come, first served).
+    executor : concurrent.futures.Executor, optional
+        Where they run; default a thread pool of ``threads`` threads (default: every core) made for this call.
+        Results do not depend on it.
+    threads : int, optional
+        Size of the default thread pool.
+    progress : callable, optional
+        Called as ``progress(index, task)`` in the calling thread after each task finishes (in the order they
+        finish); raise ``KeyboardInterrupt`` from it to stop the run.
+
+    Returns
+    -------
+    TaskRun
+        After a ``KeyboardInterrupt`` only the tasks reported finished before it are in ``results`` (tasks still
+        running are left to finish on their own and ignored), and ``interrupted`` is True.
+    """
+    own = executor is None
+    if own:
+        executor = ThreadPoolExecutor(executor_workers(None, threads), thread_name_prefix="golfsim-task")
+    run = TaskRun()
+    futures: dict = {}
+    try:
+        for i, task in enumerate(tasks):
+            futures[executor.submit(run_task, task)] = i
+        for future in as_completed(futures):
+            i = futures[future]
+            run.results[i] = future.result()
+            if progress is not None:
+                progress(i, tasks[i])
+    except KeyboardInterrupt:
+        run.interrupted = True
+    finally:
+        for future in futures:
+            future.cancel()
+        if own:
+            executor.shutdown(wait=False, cancel_futures=True)
+    return run
+
+
+# ---------------------------------------------------------------- Dask
+DASK_MISSING = ("--dask needs the optional dependency dask[distributed]; install it with "
+                "pip install 'golfsim[dask]'")
+
+
+def _check_dask_spec(spec: str) -> tuple[str, int | None]:
+    text = str(spec).strip()
+    if text == "local" or text.startswith("local:"):
+        count = text.partition(":")[2]
+        if not count:
+            return "local", None
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"--dask local:N needs a whole number of workers of at least 1, got {count!r}")
+        return "local", int(count)
+    if "://" in text:
+        return text, None
+    raise ValueError(f"--dask takes local, local:N or a scheduler address such as tcp://HOST:8786, got {spec!r}")
+
+
+def _warm_worker(plugins: tuple[str, ...]) -> None:
+    """Run on each Dask worker once: load the user's agent modules there."""
+    _load_plugins(plugins)
+    from golfsim.agents.plugins import ensure_loaded
+
+    ensure_loaded()
+
+
+@contextlib.contextmanager
+def dask_executor(spec: str) -> Iterator[Executor]:
+    """A Dask client's executor for ``spec``, closed (and a local cluster stopped) on exit.
+
+    Parameters
+    ----------
+    spec : str
+        ``"local"`` (a ``distributed.LocalCluster`` of worker processes, one per core), ``"local:N"`` (``N``
+        worker processes of one thread each) or a running scheduler's address, e.g. ``"tcp://10.0.0.5:8786"``.
+
+    Raises
+    ------
+    ValueError
+        For a malformed spec, or when ``dask[distributed]`` is not installed (one line saying how to install it).
+    """
+    address, workers = _check_dask_spec(spec)
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError(DASK_MISSING) from None
+    cluster = None
+    if address == "local":
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout="20s")
+        except (OSError, TimeoutError) as e:
+            raise ValueError(f"--dask: cannot reach the scheduler at {address}: {e}") from None
+    try:
+        client.run(_warm_worker, current_plugins())
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

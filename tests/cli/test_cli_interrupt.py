@@ -1,0 +1,143 @@
+"""Ctrl-C and SIGTERM sent to a real ``golfsim`` process: it stops, keeps and marks what was complete, exits 130.
+
+Each test starts ``python -m golfsim ...`` and sends the signal when the run's own log says how far it got (the
+experiments log a line as each cell completes), so the timing does not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pty
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+pytestmark = pytest.mark.slow  # each test starts golfsim in a new process and plays real games: 20-60 s here
+
+
+def run_until(args: list[str], trigger: str, sig: int = signal.SIGINT, timeout: float = 400,
+              script: str | None = None) -> tuple[int, str, str]:
+    """Run golfsim with ``args``; send ``sig`` as soon as a line of its stderr contains ``trigger``."""
+    command = [sys.executable, "-c", script] if script else [sys.executable, "-m", "golfsim"]
+    proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "COLUMNS": "200"})
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if trigger in line:
+            proc.send_signal(sig)
+            break
+    out, rest = proc.communicate(timeout=timeout)
+    return proc.returncode, out, "".join(seen) + rest
+
+
+def partial_config(directory: Path) -> dict:
+    config = json.loads((directory / "config.json").read_text())
+    assert config["partial"] is True
+    assert "PARTIAL RESULT" in (directory / "table.md").read_text()
+    return config
+
+
+def test_ctrl_c_in_the_ladder_keeps_the_finished_player_count_marked_partial(tmp_path):
+    code, _, err = run_until(["experiment", "ladder", "--games", "1000", "--out", str(tmp_path)], "done (1/5")
+    assert code == 130, err
+    # five cells: 2, 3 and 4 players of the built-ins, then the two with search players
+    assert "kept 1 of 5 complete cells (2 players)" in err
+    config = partial_config(tmp_path / "ladder")
+    assert [c["complete"] for c in config["cells"]] == [True, False, False, False, False]
+    table = pd.read_csv(tmp_path / "ladder" / "table.csv")
+    assert set(table.players) == {2} and (table.deal_sets == 1000).all()
+
+
+def test_sigterm_in_tips_keeps_every_finished_cell(tmp_path):
+    code, _, err = run_until(["experiment", "tips", "--games", "2000", "--out", str(tmp_path)], "done (2/16",
+                             signal.SIGTERM)
+    assert code == 130, err
+    config = partial_config(tmp_path / "tips")
+    done = [c["cell"] for c in config["cells"] if c["complete"]]
+    assert len(done) >= 2
+    table = pd.read_csv(tmp_path / "tips" / "table.csv")
+    assert [f"({r.tip}) {r.players} players" for r in table.itertuples()] == done
+    assert (table.games == 2000).all()
+
+
+def test_ctrl_c_in_variants_never_ranks_an_unfinished_variant(tmp_path):
+    code, _, err = run_until(["experiment", "variants", "--games", "300", "--out", str(tmp_path)], "done (1/15")
+    assert code == 130, err
+    config = partial_config(tmp_path / "variants")
+    done = [c["cell"] for c in config["cells"] if c["complete"]]
+    table = pd.read_csv(tmp_path / "variants" / "table.csv")
+    assert list(dict.fromkeys(table.variant)) == done
+    assert (table.games == 300).all() and table.rr_rank.notna().all() and table.rr_mean_deal_score.notna().all()
+
+
+def test_ctrl_c_in_all_writes_the_partial_experiment_and_runs_no_other(tmp_path):
+    code, _, err = run_until(["experiment", "all", "--games", "1000", "--out", str(tmp_path)], "ladder: 2 players done")
+    assert code == 130, err
+    assert "not run: tips, variants, players" in err
+    partial_config(tmp_path / "ladder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ladder"]
+
+
+def test_ctrl_c_before_any_cell_is_complete_writes_nothing(tmp_path):
+    code, _, err = run_until(["experiment", "players", "--games", "20000", "--out", str(tmp_path)], " cells, ")
+    assert code == 130, err
+    assert "players: no cell was complete; nothing written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_stops_a_tournament_with_exit_status_130_and_keeps_the_complete_deal_sets():
+    # stderr is a terminal, so the progress bar is drawn; SIGTERM goes when it shows games played
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "ev,greedy,random",
+                             "--games", "2000000", "--batch-size", "500", "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+    os.close(slave)
+    drawn = ""
+    # 60,000 games: pieces of 500 deal sets, so the first piece of every seat order is long done
+    while max((int(n) for n in re.findall(r"(\d+)/12000000", drawn)), default=0) < 60_000:
+        drawn += ANSI.sub("", os.read(master, 65536).decode(errors="replace"))
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=300)
+    with contextlib.suppress(OSError):
+        while os.read(master, 65536):
+            pass
+    os.close(master)
+    assert proc.returncode == 130
+    summary = json.loads(out)["summary"]
+    assert summary["partial"] is True and 0 < summary["deal_sets_completed"] < 2_000_000
+    assert summary["deal_sets_completed"] % 500 == 0  # whole pieces of the deal sets, the same in every seat order
+
+
+def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path):
+    # The table's Markdown is made slow (and announced) so that the second Ctrl-C lands inside the write.
+    script = textwrap.dedent("""
+        import sys, time
+        import golfsim.experiments.common as common
+        real = common.markdown_table
+        def slow(*args, **kwargs):
+            print("writing now", file=sys.stderr, flush=True)
+            time.sleep(120)
+            return real(*args, **kwargs)
+        common.markdown_table = slow
+        from golfsim.cli.app import main
+        sys.argv = ["golfsim", *sys.argv[1:]]
+        main()
+    """)
+    target = tmp_path / "ladder"
+    code, _, err = run_until(["experiment", "ladder", "--games", "30", "--out", str(tmp_path)], "writing now",
+                             script=script)
+    assert code == 130, err
+    assert f"interrupted while writing {target}; it was left as it was" in err
+    assert list(tmp_path.iterdir()) == []  # neither the result nor the temporary directory it was written to

@@ -1,0 +1,53 @@
+"""``golfsim replay``: a logged deal move by move and a logged game's scorecard, run as a real command."""
+
+import subprocess
+import sys
+
+import pandas as pd
+
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
+from golfsim.logs.trace import log_games
+
+
+def golfsim(*args):
+    return subprocess.run([sys.executable, "-m", "golfsim", *map(str, args)], capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_scorecard_and_deal_of_a_logged_game(tmp_path):
+    rules = Rules(holes=3)
+    path = log_games(["ev", "greedy"], tmp_path / "log.parquet", rules, games=4, seed=6)
+    sim = simulate(["ev", "greedy"], rules, games=4, seed=6)
+    card = golfsim("replay", path, "--game", 2)
+    assert card.returncode == 0, card.stderr
+    total = next(line for line in card.stdout.splitlines() if line.split()[0] == "total").split()
+    assert [int(v) for v in total[1:]] == sim.players[sim.players["game"] == 2]["total"].tolist()
+    deal = golfsim("replay", path, "--game", 2, "--hole", 1)
+    assert deal.returncode == 0, deal.stderr
+    lines = deal.stdout.splitlines()
+    assert lines[0].startswith("game 2, hole 1 (deal 2 of 3") and "greedy (seat 1) moves first" in lines[0]
+    row = sim.deals[(sim.deals["game"] == 2) & (sim.deals["hole"] == 1)].iloc[0]
+    assert lines[-1].endswith(f"ev (seat 0) {row['score_0']}, greedy (seat 1) {row['score_1']}")
+    moves = lines[1:-1]
+    assert len(moves) % 2 == 0 and all("0: " in layout and "discard" in layout for layout in moves[1::2])
+    assert all("(seat 0)" in move or "(seat 1)" in move for move in moves[0::2])
+
+
+def test_bad_logs_and_missing_games_get_one_line_and_exit_2(tmp_path):
+    path = log_games(["random", "random"], tmp_path / "log.parquet", Rules(holes=2), games=2, seed=1)
+    foreign = tmp_path / "foreign.parquet"
+    pd.DataFrame({"x": [1]}).to_parquet(foreign)
+    garbage = tmp_path / "garbage.parquet"
+    garbage.write_bytes(b"\x00" * 100)
+    cases = [
+        ((foreign,), "not a golfsim decision log"),
+        ((garbage,), "not a readable Parquet file"),
+        ((tmp_path / "none.parquet",), "does not exist"),
+        ((path, "--game", 5), "game 5 is not in"),
+        ((path, "--game", 1, "--hole", 2), "hole 2 is not in game 1"),
+    ]
+    for args, message in cases:
+        done = golfsim("replay", *args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -1,0 +1,154 @@
+"""Plan -> tasks -> reduce: the same seed gives the same numbers whatever the executor, thread count or split, and a
+plan keeps every worker busy."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+import golfsim.experiments.common as common
+import numpy as np
+import pandas as pd
+import pytest
+from golfsim.experiments import tips as tips_module
+from golfsim.experiments import variants as variants_module
+
+from golfsim.core.rules import Rules
+from golfsim.kernels.simulate import simulate
+from golfsim.runs.tasks import Task, dask_executor, executor_workers, run_task, run_tasks, split_counts
+from golfsim.tournament import plan_tournament, run_tournament
+
+RULES = Rules(players=3, holes=2)
+POOL = "greedy,random,pair-builder,ev"
+
+
+def assert_same_tournament(a, b):
+    pd.testing.assert_frame_equal(a.games, b.games)
+    pd.testing.assert_frame_equal(a.standings, b.standings)
+    pd.testing.assert_frame_equal(a.head_to_head, b.head_to_head)
+    pd.testing.assert_frame_equal(a.ratings, b.ratings)
+
+
+class Reversed(Executor):
+    """Runs every task only when the run asks for results, last submitted first: the worst order for a reduction
+    that assumed tasks finish in order."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(1)
+        self.pending = []
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        future = Future()
+        self.pending.append((future, fn, args))
+        if len(self.pending) == 1:
+            self.pool.submit(self._drain_later)
+        return future
+
+    def _drain_later(self):
+        import time
+
+        time.sleep(0.2)  # let every task be submitted first
+        for future, fn, args in reversed(self.pending):
+            future.set_result(fn(*args))
+
+
+@pytest.mark.parametrize("pieces,workers", [(7, 1), (3, 16), (1, 64), (250, 4)])
+def test_split_counts_covers_every_game_once_in_order(pieces, workers):
+    games = 250
+    block = -(-games // pieces)
+    cut = split_counts(games, block, units=2, workers=workers)
+    assert cut[0][0] == 0 and sum(n for _, n in cut) == games
+    assert all(a + n == b for (a, n), (b, _) in zip(cut, cut[1:], strict=False))
+    assert all(1 <= n <= block for _, n in cut)
+    assert 2 * len(cut) >= min(games, 2 * workers)  # two seatings: at least two tasks per worker in all
+
+
+@pytest.mark.parametrize("cores", [2, 8, 64])
+def test_a_plan_has_at_least_one_task_per_core_even_for_one_small_table(cores):
+    plan = plan_tournament("greedy,random", Rules(players=2, holes=1), games=500, seed=1, workers=cores)
+    assert len(plan.tasks) >= cores
+
+
+def test_every_task_is_in_flight_at_once_so_c_workers_run_together():
+    # C workers: the first C tasks wait for each other at a barrier, which only opens if C run at the same time.
+    cores = 4
+    barrier = threading.Barrier(cores)
+    started = []
+    lock = threading.Lock()
+
+    def gated(task):
+        with lock:
+            started.append(task)
+            first = len(started) <= cores
+        if first:
+            barrier.wait(timeout=120)
+        return run_task(task)
+
+    class Gated(ThreadPoolExecutor):
+        def submit(self, fn, *args):
+            return super().submit(gated, *args)
+
+    plan = plan_tournament("greedy,random", Rules(players=2, holes=1), games=400, seed=2, workers=cores)
+    with Gated(cores) as executor:
+        run = run_tasks(plan.tasks, executor)
+    assert not run.interrupted and len(run.results) == len(plan.tasks) >= cores
+
+
+def test_a_task_plays_the_simulators_games_first_game_on():
+    rules = Rules(players=2, holes=2)
+    task = Task(rules, ("greedy", "random"), 7, 8, 30, 20, "golfsim.runs.tasks:summarise_totals")
+    whole = simulate(["greedy", "random"], rules, games=50, seed=7, agent_seed=8)
+    totals = whole.players.pivot(index="game", columns="seat", values="total").to_numpy()
+    np.testing.assert_array_equal(run_task(task), totals[30:50])
+
+
+def test_same_tournament_on_one_thread_many_threads_processes_and_any_order():
+    base = run_tournament(POOL, RULES, games=120, seed=4, threads=1, batch_size=1000)
+    assert_same_tournament(base, run_tournament(POOL, RULES, games=120, seed=4, threads=2, batch_size=7))
+    with ProcessPoolExecutor(2) as pool:
+        assert_same_tournament(base, run_tournament(POOL, RULES, games=120, seed=4, batch_size=50, executor=pool))
+    assert_same_tournament(base, run_tournament(POOL, RULES, games=120, seed=4, batch_size=13, executor=Reversed()))
+
+
+def test_tips_and_deal_statistics_do_not_depend_on_the_split(monkeypatch):
+    tip = tips_module.tip_by_key("a")
+    rules = Rules(players=3, holes=3)
+    base_tip = tips_module.ab_test(tip, 2, 90, seed=5, threads=1)
+    base_stats = variants_module.deal_statistics("greedy", rules, 90, seed=5, threads=1)
+    monkeypatch.setattr(common, "TASK_GAMES", 11)  # pieces of 11 games instead of one piece
+    with ProcessPoolExecutor(2) as pool:
+        assert tips_module.ab_test(tip, 2, 90, seed=5, executor=pool) == base_tip
+        assert variants_module.deal_statistics("greedy", rules, 90, seed=5, executor=pool) == base_stats
+    assert tips_module.ab_test(tip, 2, 90, seed=5, threads=2) == base_tip
+
+
+def test_an_interrupted_run_keeps_only_the_tasks_reported_before_the_interrupt():
+    plan = plan_tournament("greedy,random", Rules(players=2, holes=1), games=100, seed=3, batch_size=10)
+    seen = []
+
+    def progress(i, task):
+        seen.append(i)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    run = run_tasks(plan.tasks, threads=1, progress=progress)
+    assert run.interrupted and sorted(run.results) == [0, 1, 2, 3, 4]
+
+
+# ---------------------------------------------------------------- Dask
+@pytest.mark.slow  # starting two worker processes that import and load the compiled kernels: about 30 s here
+def test_a_tournament_on_a_local_dask_cluster_of_two_processes_equals_the_local_run():
+    base = run_tournament(POOL, RULES, games=60, seed=6, threads=1)
+    with dask_executor("local:2") as executor:
+        assert executor_workers(executor) == 2
+        on_dask = run_tournament(POOL, RULES, games=60, seed=6, batch_size=25, executor=executor)
+    assert_same_tournament(base, on_dask)
+
+
+@pytest.mark.parametrize("spec,message", [("locl", "--dask takes local, local:N or a scheduler address"),
+                                          ("local:0", "local:N needs a whole number of workers")])
+def test_a_bad_dask_spec_is_one_clear_error(spec, message):
+    with pytest.raises(ValueError, match=message), dask_executor(spec):
+        pass
