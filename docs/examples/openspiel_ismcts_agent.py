@@ -53,7 +53,7 @@ def make_ismcts(params: dict):
     return ismcts_agent
 
 
-if "ismcts" not in __import__("agents").REGISTRY:
+if "ismcts" not in __import__("golfsim.agents", fromlist=["REGISTRY"]).REGISTRY:
     register_python_agent(
         "ismcts", "OpenSpiel's information-set MCTS, leaves valued by greedy rollouts (needs golfsim[rl])",
         make_ismcts,

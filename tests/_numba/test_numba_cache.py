@@ -63,7 +63,7 @@ def test_the_cache_directory_is_named_by_a_hash_of_the_sources(tmp_path):
         shutil.copytree(folder, tmp_path / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
     copies = [tmp_path / folder.name for folder in PACKAGES]
     assert source_key(copies) == source_key()
-    engine = tmp_path / "golfsim" / "engine.py"
+    engine = tmp_path / "golfsim" / "core" / "engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
     assert source_key(copies) != source_key()
     assert CACHE_DIR.parent == cache_parent() and CACHE_DIR.name == f"golfsim-{source_key()}"
@@ -83,7 +83,7 @@ def test_an_edit_to_the_engine_is_played_by_the_next_process_without_clearing_th
         shutil.copytree(folder, tmp_path / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     before = int(run_in_new_process(SCORE, cwd=tmp_path, env=env))
-    engine = tmp_path / "golfsim" / "engine.py"
+    engine = tmp_path / "golfsim" / "core" / "engine.py"
     source = engine.read_text()
     unpaired = "    return rules[R_POINTS + a] + rules[R_POINTS + b]\n"
     assert source.count(unpaired) == 1
