@@ -29,14 +29,14 @@ functions. From Python, use :func:`act`.
 from __future__ import annotations
 
 import numpy as np
-from golfsim.agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
-from golfsim.agents.greedy import greedy_act
-from golfsim.agents.random_agent import random_act
 from numba import config, njit, types
 from numba.extending import typeof_impl
 
 from golfsim._numba.inner_compile import with_entry_points
 from golfsim._numba.jit import leaf, use_keyed_cache
+from golfsim.agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
+from golfsim.agents.greedy import greedy_act
+from golfsim.agents.random_agent import random_act
 from golfsim.core.spec import MAX_PLAYERS
 
 RANDOM_ID = 0

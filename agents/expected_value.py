@@ -87,6 +87,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+
+from golfsim._numba.jit import hot, leaf
 from golfsim.agents.base import Param
 from golfsim.agents.common import (
     STALL_HIDDEN,
@@ -97,8 +99,6 @@ from golfsim.agents.common import (
     pair_score,
     stalled,
 )
-
-from golfsim._numba.jit import hot, leaf
 from golfsim.core.engine import column_score, face_down_count, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,

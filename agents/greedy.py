@@ -48,10 +48,10 @@ blind_swap : float, default -99
 from __future__ import annotations
 
 import numpy as np
-from golfsim.agents.base import Param
-from golfsim.agents.common import flip_move, mean_points, points, stall_floor_at
 
 from golfsim._numba.jit import hot, leaf
+from golfsim.agents.base import Param
+from golfsim.agents.common import flip_move, mean_points, points, stall_floor_at
 from golfsim.core.engine import column_score, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,

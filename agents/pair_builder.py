@@ -52,6 +52,7 @@ take_gain : float, default 3
 
 from __future__ import annotations
 
+from golfsim._numba.jit import hot, leaf
 from golfsim.agents.base import Param
 from golfsim.agents.common import (
     better_alone,
@@ -63,8 +64,6 @@ from golfsim.agents.common import (
     stalled,
 )
 from golfsim.agents.greedy import column_estimate, greedy_value
-
-from golfsim._numba.jit import hot, leaf
 from golfsim.core.engine import top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from golfsim.agents.base import rand_below
-
 from golfsim._numba.jit import hot, leaf
+from golfsim.agents.base import rand_below
 from golfsim.core.engine import face_down_count, is_legal
 from golfsim.core.spec import (
     FLIP,

@@ -70,6 +70,8 @@ halving : float, default 2
 from __future__ import annotations
 
 import numpy as np
+
+from golfsim._numba.jit import hot, leaf
 from golfsim.agents.base import AgentSpec, Param, register
 from golfsim.agents.common import opening_flip
 from golfsim.agents.expected_value import PARAMS as EV_PARAMS
@@ -77,8 +79,6 @@ from golfsim.agents.expected_value import bonus_value, column_value, counting, e
 from golfsim.agents.greedy import PARAMS as GREEDY_PARAMS
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
-
-from golfsim._numba.jit import hot, leaf
 from golfsim.core.engine import apply_action, is_legal, score_cards
 from golfsim.core.rng import mix64, next_u64
 from golfsim.core.rules import (

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numba
 import pandas as pd
-from golfsim.experiments.common import ExperimentOutput, base_config
 
 from golfsim.core.rules import Rules
+from golfsim.experiments.common import ExperimentOutput, base_config
 from golfsim.kernels.bench import run_benchmark
 
 NAME = "benchmarks"

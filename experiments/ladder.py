@@ -22,10 +22,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 import pandas as pd
-from golfsim.agents import parse_agent
-from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 
+from golfsim.agents import parse_agent
 from golfsim.core.rules import Rules
+from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import plan_tournament, reduce_tournament

@@ -34,12 +34,12 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from golfsim.experiments import source_fingerprint
-from golfsim.experiments.common import RESULTS, ExperimentOutput, base_config
 
 from golfsim import stats
 from golfsim.core.rules import Rules
 from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
+from golfsim.experiments import source_fingerprint
+from golfsim.experiments.common import RESULTS, ExperimentOutput, base_config
 from golfsim.game import observation
 from golfsim.interop.gymnasium import GolfSoloEnv
 from golfsim.kernels.simulate import simulate

@@ -21,6 +21,7 @@ pool.
 
 from __future__ import annotations
 
+from golfsim._numba.jit import hot
 from golfsim.agents.base import REGISTRY, Param, register_compiled_agent
 from golfsim.agents.common import hidden_mean, stall_floor
 from golfsim.agents.expected_value import BIG, decision_context, draw_value, draw_value_reference, ev_act, layout_value
@@ -28,8 +29,6 @@ from golfsim.agents.expected_value import PARAMS as EV_PARAMS
 from golfsim.agents.pair_builder import PARAMS as PB_PARAMS
 from golfsim.agents.pair_builder import pair_builder_choice, reserved_columns
 from golfsim.agents.search import MC_PARAMS, mc_act
-
-from golfsim._numba.jit import hot
 from golfsim.core.engine import top_discard
 from golfsim.core.spec import (
     FLIP,

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 import pandas as pd
+
+from golfsim.core.rules import Rules, auto_decks
 from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
 from golfsim.experiments.ladder import agent_color, builtin_agents
 from golfsim.experiments.variants import (
@@ -32,8 +34,6 @@ from golfsim.experiments.variants import (
     self_play_tasks,
 )
 from golfsim.experiments.variants import summary as variants_summary
-
-from golfsim.core.rules import Rules, auto_decks
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament

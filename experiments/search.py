@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from golfsim.agents.base import SEES_HIDDEN_MARK
-from golfsim.experiments.common import ExperimentOutput, base_config
 
+from golfsim.agents.base import SEES_HIDDEN_MARK
 from golfsim.core.rules import Rules
+from golfsim.experiments.common import ExperimentOutput, base_config
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.tournament import run_tournament
 

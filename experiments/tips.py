@@ -37,13 +37,13 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
-import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 import numpy as np
 import pandas as pd
-from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 
+import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 from golfsim import stats
 from golfsim.core.rules import Rules
+from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 from golfsim.kernels.simulate import win_shares
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers

@@ -29,6 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from golfsim import stats
+from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.experiments.common import (
     TASK_GAMES,
     Cell,
@@ -39,9 +42,6 @@ from golfsim.experiments.common import (
     run_cells,
 )
 from golfsim.experiments.ladder import agent_color, builtin_agents
-
-from golfsim import stats
-from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament

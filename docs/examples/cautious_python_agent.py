@@ -5,8 +5,8 @@
 """
 
 import numpy as np
-from golfsim.agents import Param, register_python_agent
 
+from golfsim.agents import Param, register_python_agent
 from golfsim.core.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 
 

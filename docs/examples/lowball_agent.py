@@ -4,9 +4,9 @@ Load it with ``GOLFSIM_AGENT_MODULES=docs/examples/lowball_agent.py golfsim tour
 (or import this module before calling ``simulate``). It then plays at full speed in the batch simulator.
 """
 
-from golfsim.agents import AGENT_SIGNATURE, Param, register_compiled_agent
 from numba import njit
 
+from golfsim.agents import AGENT_SIGNATURE, Param, register_compiled_agent
 from golfsim.core.engine import is_legal
 from golfsim.core.rules import (
     DRAW_STOCK,

@@ -23,10 +23,10 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from golfsim.agents import Param, register_python_agent
 from open_spiel.python.algorithms import ismcts
 
 from golfsim import stats
+from golfsim.agents import Param, register_python_agent
 from golfsim.core.rules import Rules
 from golfsim.game.env import play_game
 from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler

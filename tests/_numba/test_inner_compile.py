@@ -10,10 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from numba import types
 
-from golfsim._numba.inner_compile import InlineOnlyLibrary, InnerDispatcher, plain_type
-from tests.inner_compile_example import add_twice, call_twice_by_value, sum_of_twice, twice, twice_by_value
+from golfsim._numba.inner_compile import InnerDispatcher, plain_type
+from tests.inner_compile_example import add_twice, twice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,19 +31,47 @@ def test_literals_and_narrow_integers_compile_as_int64():
     assert plain_type(types.float32) == types.float32
 
 
-def test_a_caller_passing_a_variable_and_a_literal_compiles_the_leaf_once():
-    assert sum_of_twice(4) == (0 + 2 + 4 + 6) + 4 * 6
-    assert twice.signatures == [(types.int64,)]
+# What the compiler did can only be seen in a process that compiled: with a warm cache the callers are loaded from
+# it and nothing compiles. So these checks run in a new process with a cache directory of their own (issue 27).
+COMPILE_REPORT = """
+import json
+import pytest
+from numba import types
+from golfsim._numba.inner_compile import InlineOnlyLibrary
+from tests.inner_compile_example import call_twice_by_value, sum_of_twice, twice, twice_by_value
+report = {"sum": sum_of_twice(4), "by_value": call_twice_by_value(7)}
+report["twice signatures"] = [str(s) for s in twice.signatures]
+inner = twice.overloads[(types.int64,)]
+caller = next(iter(sum_of_twice.overloads.values()))
+engine = inner.library.codegen._engine
+report["inline-only library"] = isinstance(inner.library, InlineOnlyLibrary)
+report["inner symbol emitted"] = bool(engine.is_symbol_defined(inner.fndesc.mangled_name))
+report["caller wrapper emitted"] = bool(engine.is_symbol_defined(caller.fndesc.llvm_cpython_wrapper_name))
+by_value_library = twice_by_value.overloads[(types.int64,)].library
+report["by-value library has dynamic globals"] = bool(by_value_library.has_dynamic_globals)
+print(json.dumps(report))
+"""
 
 
-def test_an_inner_function_has_no_machine_code_of_its_own():
-    sum_of_twice(1)
-    inner = twice.overloads[(types.int64,)]
-    caller = next(iter(sum_of_twice.overloads.values()))
-    assert isinstance(inner.library, InlineOnlyLibrary)
-    engine = inner.library.codegen._engine
-    assert not engine.is_symbol_defined(inner.fndesc.mangled_name)  # inlined into the caller, emitted nowhere
-    assert engine.is_symbol_defined(caller.fndesc.llvm_cpython_wrapper_name)
+@pytest.fixture(scope="module")
+def compiled_fresh(tmp_path_factory) -> dict:
+    cache = tmp_path_factory.mktemp("numba-cache")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", COMPILE_REPORT], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_caller_passing_a_variable_and_a_literal_compiles_the_leaf_once(compiled_fresh):
+    assert compiled_fresh["sum"] == (0 + 2 + 4 + 6) + 4 * 6
+    assert compiled_fresh["twice signatures"] == ["(int64,)"]
+
+
+def test_an_inner_function_has_no_machine_code_of_its_own(compiled_fresh):
+    assert compiled_fresh["inline-only library"]
+    assert not compiled_fresh["inner symbol emitted"]  # inlined into the caller, emitted nowhere
+    assert compiled_fresh["caller wrapper emitted"]
 
 
 def test_a_call_from_python_runs_a_copy_compiled_with_entry_points():
@@ -51,11 +80,10 @@ def test_a_call_from_python_runs_a_copy_compiled_with_entry_points():
     assert twice._python_entry.py_func.__code__ is twice.py_func.__code__
 
 
-def test_a_function_passing_a_dispatcher_as_a_value_can_still_be_cached():
+def test_a_function_passing_a_dispatcher_as_a_value_can_still_be_cached(compiled_fresh):
     # Numba refuses to cache a library holding a dispatcher's address; once apply is inlined the address is unused
-    assert call_twice_by_value(7) == 14
-    library = twice_by_value.overloads[(types.int64,)].library
-    assert not library.has_dynamic_globals
+    assert compiled_fresh["by_value"] == 14
+    assert not compiled_fresh["by-value library has dynamic globals"]
 
 
 REPORT = """

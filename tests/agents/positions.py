@@ -23,9 +23,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
+
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
-
 from golfsim.core.cards import parse_card
 from golfsim.core.engine import apply_action, deal_from_deck, is_legal
 from golfsim.core.rules import (

@@ -1,8 +1,8 @@
 """A plain-Python agent that raises is named: which agent, which seat, what it raised."""
 
 import pytest
-from golfsim.agents import REGISTRY, register_python_agent
 
+from golfsim.agents import REGISTRY, register_python_agent
 from golfsim.core.errors import AgentError
 from golfsim.core.rules import Rules
 from golfsim.game.env import play_game

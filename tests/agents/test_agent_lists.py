@@ -2,8 +2,8 @@
 
 import pandas as pd
 import pytest
-from golfsim.agents.base import split_agents
 
+from golfsim.agents.base import split_agents
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import simulate
 

@@ -1,6 +1,7 @@
 """The built-in agents are registered under their names, with documented parameters; random and greedy by id."""
 
 import pytest
+
 from golfsim.agents import REGISTRY, parse_agent
 from golfsim.agents.base import MAX_PARAMS
 

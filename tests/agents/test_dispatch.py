@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit, typeof
+
 from golfsim.agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
 from golfsim.agents.dispatch import (
     POINTER_SLOTS,
@@ -15,8 +17,6 @@ from golfsim.agents.dispatch import (
     unused_slot,
 )
 from golfsim.agents.expected_value import ev_act_bonus, ev_act_no_bonus
-from numba import njit, typeof
-
 from golfsim.core.engine import is_legal
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import Rules

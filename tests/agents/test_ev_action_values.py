@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from golfsim.agents.expected_value import PARAMS, ev_act, ev_action_values
 
+from golfsim.agents.expected_value import PARAMS, ev_act, ev_action_values
 from golfsim.core.rules import Rules
 from golfsim.core.spec import DRAW_STOCK, FLIP, NUM_ACTIONS, OPEN, PASS, PHASE, THROW_DRAWN
 from golfsim.game.game import Game

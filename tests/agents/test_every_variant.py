@@ -1,8 +1,8 @@
 """Every built-in agent plays a million deals under every variant with no illegal action and no truncated deal."""
 
 import pytest
-from golfsim.agents import REGISTRY
 
+from golfsim.agents import REGISTRY
 from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.kernels.simulate import Table, iter_batches
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.expected_value import (
@@ -12,7 +13,6 @@ from golfsim.agents.expected_value import (
     draw_value,
     draw_value_reference,
 )
-
 from golfsim.core.engine import apply_action, deal_shuffled, top_discard
 from golfsim.core.rng import deal_state
 from golfsim.core.rules import (

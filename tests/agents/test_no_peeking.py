@@ -15,9 +15,9 @@ import random
 
 import numpy as np
 import pytest
+
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
-
 from golfsim.core.engine import apply_action, deal_from_deck, legal_mask, shuffled_deck
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (

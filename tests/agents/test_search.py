@@ -7,9 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+
 from golfsim.agents import REGISTRY, parse_agent
 from golfsim.agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
-
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
 from golfsim.core.rng import deal_state
 from golfsim.core.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from golfsim.agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
-from golfsim.agents.plugins import load_module
 from numba import njit
 
+from golfsim.agents import AGENT_SIGNATURE, REGISTRY, parse_agent, register_compiled_agent
+from golfsim.agents.plugins import load_module
 from golfsim.core.engine import is_legal, shuffled_deck
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rng import deal_state

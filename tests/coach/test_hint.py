@@ -161,7 +161,6 @@ def test_the_hints_values_are_mcs_own():
     """mc with every action searched in every world (no halving) and no confidence margin plays the move whose
     objective the hint, on the same stream, values lowest."""
     from golfsim.agents.search import MC_PARAMS, mc_act
-
     from golfsim.core.rng import stream_state
     from golfsim.game.game import Game
 

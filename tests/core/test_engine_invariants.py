@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from golfsim.agents.random_agent import random_act
 from numba import njit
 
+from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, deal_shuffled, face_down_count, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (

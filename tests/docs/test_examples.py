@@ -8,8 +8,8 @@ same).
 from pathlib import Path
 
 import pytest
-from golfsim.agents.plugins import load_module
 
+from golfsim.agents.plugins import load_module
 from golfsim.core.rules import Rules
 from golfsim.game.env import play_game
 from golfsim.kernels.simulate import simulate

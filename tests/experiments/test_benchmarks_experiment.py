@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+
 from golfsim.experiments import benchmarks
 
 

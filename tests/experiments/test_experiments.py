@@ -3,18 +3,18 @@ reproduces its table exactly from the same seed; the ``golfsim experiment`` comm
 
 import json
 
-import golfsim.experiments as experiments
 import numpy as np
 import pandas as pd
 import pytest
-from golfsim.agents import parse_agent
-from golfsim.experiments import tips as tips_module
-from golfsim.experiments import variants as variants_module
-from golfsim.experiments.common import RESULTS, recorded_request
 from matplotlib.container import ErrorbarContainer
 from typer.testing import CliRunner
 
+import golfsim.experiments as experiments
+from golfsim.agents import parse_agent
 from golfsim.cli.app import app
+from golfsim.experiments import tips as tips_module
+from golfsim.experiments import variants as variants_module
+from golfsim.experiments.common import RESULTS, recorded_request
 from golfsim.runs.fingerprint import behaviour_fingerprint, fingerprint
 
 SMALL = 60

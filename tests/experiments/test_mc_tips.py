@@ -3,9 +3,9 @@ changes play only by its own override and stays legal."""
 
 import numpy as np
 import pytest
-from golfsim.experiments import mc_tips
 
 from golfsim.core.rules import Rules
+from golfsim.experiments import mc_tips
 from golfsim.kernels.simulate import simulate
 
 RULES = Rules(players=2, holes=1)

@@ -4,14 +4,14 @@ cards."""
 
 import json
 
-import golfsim.experiments as experiments
 import numpy as np
 import pandas as pd
 import pytest
-from golfsim.experiments import search
 from matplotlib.container import ErrorbarContainer
 
+import golfsim.experiments as experiments
 from golfsim.core.rules import Rules
+from golfsim.experiments import search
 from golfsim.kernels.simulate import simulate
 
 SEED = 5

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
-
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, shuffled_deck
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (

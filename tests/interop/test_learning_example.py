@@ -4,9 +4,9 @@ import subprocess
 import sys
 
 import numpy as np
-from golfsim.experiments.learning import FEATURES, Features, Settings, train
 
 from golfsim.core.rules import Rules
+from golfsim.experiments.learning import FEATURES, Features, Settings, train
 from golfsim.interop.gymnasium import GolfSoloEnv
 
 

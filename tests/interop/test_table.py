@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
-from golfsim.agents.plugins import load_module
 from numba import njit
 
+from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
+from golfsim.agents.plugins import load_module
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import Rules
 from golfsim.interop.table import Match

@@ -12,11 +12,11 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
-from golfsim.agents.random_agent import random_act
 from numba import njit
 
 import golfsim.logs.trace
+from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
+from golfsim.agents.random_agent import random_act
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import Rules, action_name
 from golfsim.core.spec import DRAW_STOCK, OPEN, PHASE, START

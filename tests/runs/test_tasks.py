@@ -6,14 +6,14 @@ from __future__ import annotations
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-import golfsim.experiments.common as common
 import numpy as np
 import pandas as pd
 import pytest
+
+import golfsim.experiments.common as common
+from golfsim.core.rules import Rules
 from golfsim.experiments import tips as tips_module
 from golfsim.experiments import variants as variants_module
-
-from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import simulate
 from golfsim.runs.tasks import Task, dask_executor, executor_workers, run_task, run_tasks, split_counts
 from golfsim.tournament import plan_tournament, run_tournament

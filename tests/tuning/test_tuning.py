@@ -11,10 +11,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from golfsim.agents.base import AgentSpec, Param, parse_agent
-from golfsim.experiments.common import RESULTS
 
+from golfsim.agents.base import AgentSpec, Param, parse_agent
 from golfsim.core.rules import Rules
+from golfsim.experiments.common import RESULTS
 from golfsim.kernels.simulate import simulate
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.tournament import run_tournament
