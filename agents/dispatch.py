@@ -7,8 +7,7 @@ There are two routes, chosen for speed where it pays and for compile time where 
   seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
   greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers). When one of
   them plays every seat, :func:`golfsim.kernels.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as
-  a
-  constant, so the dispatch folds away (:func:`golfsim.kernels.simulate.play_games_greedy`, ``play_games_random``).
+  a constant, so the dispatch folds away (:func:`golfsim.kernels.simulate.play_games_greedy`, ``play_games_random``).
   Under rules without ``reveal_instead_of_draw`` or ``discard_and_flip`` the compact kernels of
   :mod:`golfsim.kernels.self_play` play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
 - *By pointer*: every agent registered with :func:`~golfsim.agents.base.register_compiled_agent` -- ``ev``,

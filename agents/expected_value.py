@@ -754,8 +754,7 @@ def ev_act_bonus(pub, rules, params, agent_rng, player):
 
 def ev_variant(rules):
     """ev's ``variant_for`` hook (:func:`golfsim.agents.base.register_compiled_agent`): the variant compiled for the
-    packed
-    ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
+    packed ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
     bonus rules never compile the fast one."""
     return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus
 

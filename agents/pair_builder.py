@@ -7,8 +7,7 @@ The agent uses greedy's estimate of its layout (:func:`golfsim.agents.greedy.gre
 points,
 column pairs as the rules score them, each face-down card worth ``h``, the mean points of the unseen cards, at least
 ``STALL_HIDDEN`` (10) once the deal has stalled, see :func:`golfsim.agents.common.stalled`). The *gain* of putting card
-``c``
-at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
+``c`` at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
 
 Card ``c`` *completes a pair* at ``k`` when the card in the other row of ``k``'s column is a face-up ``c`` and the
 card at ``k`` is not a ``c`` (face down, or a different face-up rank).

@@ -1,8 +1,7 @@
 """How throughput scales: deals per second against batch size, thread count and player count.
 
 Every point is ``golfsim.kernels.bench.run_benchmark`` (median of repeats after a warm-up) on the same kernels
-tournaments
-use. ``games`` is the number of single deals timed per point.
+tournaments use. ``games`` is the number of single deals timed per point.
 
 Run: ``golfsim experiment benchmarks`` or ``python -m golfsim.experiments.benchmarks``.
 """

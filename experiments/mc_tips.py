@@ -15,8 +15,7 @@ tested on mc as rules over its decision, each a parameter of this agent (0 off, 
 The search runs at every decision either way, so the agent's random stream is consumed exactly as plain ``mc``'s
 and, with both rules off, ``mc-tips`` plays move for move like ``mc`` with the same search parameters. It is
 registered when this module is imported (by :mod:`golfsim.experiments.tips`); it is not a built-in and not in any
-default
-pool.
+default pool.
 """
 
 from __future__ import annotations

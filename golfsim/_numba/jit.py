@@ -16,8 +16,7 @@ from ``hot`` or ``leaf`` functions, since inlined into a function with reference
 calls back.
 
 Both are compiled only for the compiled code that calls them (:mod:`golfsim._numba.inner_compile`): without entry
-points,
-once per plain argument type, and never optimised or turned into machine code on their own, since every caller
+points, once per plain argument type, and never optimised or turned into machine code on their own, since every caller
 optimises their code again with its own. Called from Python, such a function runs a copy of itself compiled with
 entry points. The kernels, the agents called by pointer and every function that allocates are plain
 ``njit(cache=True)`` functions: each of those is optimised on its own with everything it calls, so fewer of them

@@ -1,8 +1,7 @@
 """The step API: one deal at a time, for humans, plain-Python agents, RL libraries and debugging.
 
 :class:`GolfEnv` is a thin layer over :class:`golfsim.game.game.Game`: a deal started here from ``(seed, game, hole)``
-is
-the deal the batch simulator plays for those coordinates, and :func:`play_game` with built-in agents reproduces the
+is the deal the batch simulator plays for those coordinates, and :func:`play_game` with built-in agents reproduces the
 simulator's game ``game`` exactly.
 """
 

@@ -91,8 +91,7 @@ class Match:
         The rule set, ``holes`` included.
     bots : sequence
         One entry per seat: an agent name or :class:`~golfsim.agents.base.AgentChoice` for a bot, ``None`` for a seat
-        whose
-        decisions come from :meth:`play`.
+        whose decisions come from :meth:`play`.
     """
 
     def __init__(self, rules: Rules, bots: Sequence | None = None):

@@ -3,8 +3,7 @@
 :func:`play_logged_games` is :func:`golfsim.kernels.simulate.play_games` plus one record per decision and per deal end,
 written into preallocated column arrays (no Python per decision). It calls the same engine functions and
 ``golfsim.agents.dispatch.decide`` with the same streams, so it plays identical games; ``tests/test_trace.py`` checks
-that
-against the batch kernel.
+that against the batch kernel.
 
 Record columns, written in the types the log stores so that the writer wraps them without converting: ``rec``
 (int8; index constants below) holds kind (0 decision, 1 deal end), seat, phase, action, card (the card that moved or

@@ -1,16 +1,14 @@
 """Compact self-play kernels: greedy or random at every seat, the deal kept in four small arrays and a few scalars.
 
 The engine (:mod:`golfsim.core.engine`) keeps a deal in the public state ``pub`` that any agent may read, and moves it
-on
-one action at a time through the phases. When greedy or random plays every seat, nobody needs ``pub``: these
+on one action at a time through the phases. When greedy or random plays every seat, nobody needs ``pub``: these
 kernels keep only the layouts (``layout``, true ranks), what is face up (``view``, -1 face down), the stock and the
 discard pile in arrays on the kernel's stack, and the turn, the counts and the unseen totals in local variables.
 A turn is then one pass through straight-line code instead of two decisions, two legality checks and two phase
 dispatches through ``pub``.
 
 They play exactly the games :func:`golfsim.kernels.simulate.play_games` plays (the same deal stream and lazy shuffle,
-the
-same agent streams, the same decisions through the agents' own leaves, ``golfsim.agents.greedy.start_choice`` and
+the same agent streams, the same decisions through the agents' own leaves, ``golfsim.agents.greedy.start_choice`` and
 ``hold_choice``), so results do not depend on which kernel ran; ``tests/test_self_play.py`` compares them over the
 rule variants. They cover the rules :func:`compact_rules` accepts: no ``reveal_instead_of_draw`` and no
 ``discard_and_flip`` (every other option, player count and deck count included); other rules use the self-play

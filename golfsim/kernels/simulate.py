@@ -163,8 +163,7 @@ def kernel_for(agent_ids: np.ndarray, sees: np.ndarray, rules: np.ndarray | None
     """The kernel for a table: a built-in self-play kernel when one inlined built-in plays every seat (compiled
     only when first used), else the general :func:`play_games`. Given the packed ``rules`` that
     :func:`golfsim.kernels.self_play.compact_rules` accepts, the self-play kernel is the compact one. Every kernel
-    gives the
-    same results."""
+    gives the same results."""
     first = int(agent_ids[0])
     if not sees.any() and (agent_ids == first).all() and first in _SELF_PLAY_KERNELS:
         if rules is not None and compact_rules(rules):
