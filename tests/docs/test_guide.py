@@ -74,6 +74,8 @@ def resolved(text: str) -> str:
 
 
 PAGES_WITH_CODE = [p for p in PAGES if blocks(p)]
+# pages whose blocks compile mc's search, start a Dask cluster or run optuna: a minute or more on two loaded cores
+SLOW_PAGES = {"docs/guide/bots.md", "docs/guide/clusters.md", "docs/guide/experiments.md", "docs/guide/tuning.md"}
 
 
 def page_id(page: Path) -> str:
@@ -177,6 +179,7 @@ def test_the_pages_hold_only_blocks_this_test_can_run():
     for page in PAGES:
         for kind, text in blocks(page):
             assert kind in KINDS, f"{page_id(page)}: a code block of kind {kind!r} that no test runs:\n{text}"
+    assert SLOW_PAGES <= {page_id(p) for p in PAGES_WITH_CODE}
     # the guide pages show how to use each feature: every one of them has code that runs
     for page in (REPO / "docs" / "guide").glob("*.md"):
         assert any(kind in ("python", "console") for kind, _ in blocks(page)), page_id(page)
@@ -194,7 +197,8 @@ def test_the_readme_is_short():
     assert len((REPO / "README.md").read_text().splitlines()) < 200
 
 
-@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=page_id)
+@pytest.mark.parametrize("page", [pytest.param(p, marks=[pytest.mark.slow] if page_id(p) in SLOW_PAGES else [])
+                                  for p in PAGES_WITH_CODE], ids=page_id)
 def test_every_code_block_of_the_page_runs(page, tmp_path):
     for folder in ("docs", "experiments"):
         (tmp_path / folder).symlink_to(REPO / folder)
