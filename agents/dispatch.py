@@ -4,8 +4,7 @@ There are two routes, chosen for speed where it pays and for compile time where 
 
 - *Inlined*: ``random`` and ``greedy`` are called by id in ``decide``, whose branches the compiler inlines into the
   game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
-  seven-field struct) is a large share of it: inlining took random from about 1.25M to 1.47M deals per second and
-  greedy from about 0.95M to 1.15M on one thread (the kernel harness of ``golfsim bench``'s numbers). When one of
+  seven-field struct) is a large share of it, so inlining makes both clearly faster (docs/performance.md). When one of
   them plays every seat, :func:`golfsim.kernels.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as
   a constant, so the dispatch folds away (:func:`golfsim.kernels.simulate.play_games_greedy`, ``play_games_random``).
   Under rules without ``reveal_instead_of_draw`` or ``discard_and_flip`` the compact kernels of
@@ -14,8 +13,8 @@ There are two routes, chosen for speed where it pays and for compile time where 
   ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
   ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so an agent's code
   is compiled once, only when it plays, and is not re-optimised inside every kernel that could call it: the first
-  run of all built-ins compiles about twice as fast. An indirect call costs nothing measurable next to ev's 150 ns
-  decisions (231k deals per second either way). Which compiled function plays is :func:`pointer_function`'s
+  run of all built-ins compiles about twice as fast. An indirect call costs nothing measurable next to ev's
+  decisions, which take far longer. Which compiled function plays is :func:`pointer_function`'s
   answer: the registered function, or the variant its ``variant_for`` hook picks for the rules.
 
 Each agent is handed only its own random stream: ``decide`` passes ``agent_rng[player:player + 1]``, the one-element
@@ -117,14 +116,14 @@ def act(choice, pub, rules, agent_rng, player) -> int:
 POINTER_SLOTS = 2
 """Length of the pointer-agent tuple for up to two distinct agents called by pointer (ev and pair-builder, say);
 more take a second kernel with ``MAX_PLAYERS`` slots. A tuple's length is part of its type, so a fixed length keeps
-one compiled kernel for every such mix; each slot costs about 20 microseconds per kernel call to unbox."""
+one compiled kernel for every such mix; each slot has to be unboxed at every kernel call, so there are few."""
 
 
 class AgentFunctions(tuple):
     """The agents a kernel calls by pointer, padded with :func:`unused_slot`.
 
-    Its Numba type is registered below, so a kernel call does not inspect every function again (``typeof`` of twelve
-    dispatchers took 240 microseconds, more than a 500-game slice of play).
+    Its Numba type is registered below, so a kernel call does not inspect every function again (``typeof`` of every
+    dispatcher took longer than a slice of play).
     """
 
     @classmethod

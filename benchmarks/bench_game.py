@@ -1,4 +1,4 @@
-"""Benchmarks of the game object and the decision logs (the numbers quoted in the README come from here).
+"""Benchmarks of the game object and the decision logs (the numbers in docs/performance.md come from here).
 
 ``python -m benchmarks.bench_game step`` times compiled bots called from the step API; ``python -m benchmarks.bench_game
 log [DEAL_SETS [THREADS]]`` times a tournament with and without ``--log`` (medians of 5 alternating runs) and

@@ -1,4 +1,4 @@
-"""Benchmarks of the task runner (the numbers quoted in the README's "Every core" section come from here).
+"""Benchmarks of the task runner (the numbers in docs/performance.md come from here).
 
 ``python -m benchmarks.bench_tasks threads [DEAL_SETS]`` times the default tournament (the demo pool, round-robin at two
 seats) on one thread and on every thread; ``python -m benchmarks.bench_tasks dask [DEAL_SETS [WORKERS]]`` times it on

@@ -18,10 +18,9 @@ dispatcher's address is the exception: Numba would not cache it unoptimised). Th
 as bitcode (:class:`InlineOnlyCache`), so a kernel compiled in a later process still links in cached callees. A call
 from Python goes to :func:`with_entry_points`'s copy of the function, compiled normally when first needed.
 
-Measured with ``golfsim bench --agents random,greedy,ev,pair-builder --deals 1000 --repeats 1`` from an empty cache:
-median 32.9 s with Numba's defaults and 14.1 s with this module (4 runs of each, alternating). In single runs one
-after the other, the entry points and literal copies came to 15 s (37 -> 22 s) and the inline-only libraries to
-9 s more (22 -> 13 s), the time their libraries had spent optimising and emitting code nobody ran.
+Skipping that work more than halves the cold compile of the built-in agents: the entry points and literal copies
+and the inline-only libraries each account for a large share of it, the time their libraries had spent optimising
+and emitting code nobody ran (docs/performance.md has the measurements).
 
 This relies on Numba internals (the code-library and compile-result classes of numba 0.60 to 0.68); pyproject.toml
 caps numba at the versions it was tested with, and ``tests/test_inner_compile.py`` pins the behaviour.

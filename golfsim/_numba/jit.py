@@ -9,9 +9,9 @@ escape); functions that allocate use plain ``njit(cache=True)``.
 ``leaf`` is ``hot`` plus ``forceinline``: LLVM inlines it into every caller. A call that passes three or four
 arrays costs more than a small function's body (each array is a seven-field struct pushed on the stack), so the
 rule functions on the hot path and the fast agents are leaves. ``forceinline`` (LLVM's ``alwaysinline``) rather
-than Numba's ``inline="always"``: Numba's IR inliner re-ran its front end for every nested call site (11 s of one
-kernel's compile), while LLVM compiles each leaf once and inlines the optimised code, which also ran faster
-(random agents, one thread: 1.47M -> 1.66M deals per second in the same session). A leaf must only be called
+than Numba's ``inline="always"``: Numba's IR inliner re-ran its front end for every nested call site, which made
+kernels slow to compile, while LLVM compiles each leaf once and inlines the optimised code, which also runs faster
+(docs/performance.md has the measurements). A leaf must only be called
 from ``hot`` or ``leaf`` functions, since inlined into a function with reference counting it brings the refcount
 calls back.
 

@@ -52,7 +52,7 @@ from golfsim.core.spec import (
 )
 
 DEFAULT_SAMPLES = 1000
-"""Worlds per action for ``golfsim hint``: 0.12-0.5 s compiled for the 7 moves of a turn, 2 to 12 players (README)."""
+"""Worlds per action for ``golfsim hint``: well under a second for a turn once compiled (docs/performance.md)."""
 PLAY_SAMPLES = 500
 """Worlds per action for the ``?`` key of ``golfsim play`` (half of ``golfsim hint``'s, for a quick answer)."""
 OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mean",

@@ -2,10 +2,10 @@
 
 Why addresses: a kernel that takes the tuple of agent functions (:class:`golfsim.agents.dispatch.AgentFunctions`) as an
 argument pays for Numba to unbox every first-class function on every call from Python (it looks the compiled code
-up again and unpickles the signature): about 0.2-0.4 ms per call here, the whole budget of a few hundred
-environment steps. So the Python side looks each function's two entry points up once (:func:`agent_addresses`)
-and passes them as a plain int64 array; :func:`play_bots` rebuilds the same tuple of first-class functions from
-the addresses in compiled code and calls the simulator's own dispatch (``golfsim.agents.dispatch.decide``) with it.
+up again and unpickles the signature), which costs as much as hundreds of environment steps. So the Python side
+looks each function's two entry points up once (:func:`agent_addresses`) and passes them as a plain int64 array;
+:func:`play_bots` rebuilds the same tuple of first-class functions from the addresses in compiled code and calls the
+simulator's own dispatch (``golfsim.agents.dispatch.decide``) with it.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, 
 def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
                                 error):
     """:func:`play_turns` compiled with the function tuple as an argument: correct everywhere, but each call from
-    Python unboxes every function (0.2-0.4 ms). Used only if Numba lacks the address helpers."""
+    Python unboxes every function, which is slow. Used only if Numba lacks the address helpers."""
     return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error)
 
 

@@ -101,9 +101,8 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 # Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game
 # state cannot change them, and keeps the offsets and options it needs in registers instead of reading them again
 # after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function: an
-# njit function between a kernel and the game loop is optimised with the whole loop once more (4 to 5 s of
-# processor time for the first run of all built-ins, measured before leaves were compiled inline-only, see
-# golfsim._numba.inner_compile), and the stack copy must live in the kernel's own frame.
+# njit function between a kernel and the game loop is optimised with the whole loop once more (seconds of the first
+# run's compile, see golfsim._numba.inner_compile), and the stack copy must live in the kernel's own frame.
 @njit(cache=True, _nrt=False, nogil=True)
 def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
@@ -114,7 +113,7 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
     ``pub .. sight`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
     :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
     :data:`golfsim._numba.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
-    and optimised with all the code below it, once more (a wrapper that allocated the work arrays cost 1.6 s).
+    and optimised with all the code below it, once more (so the work arrays are allocated by the caller).
     """
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
@@ -317,7 +316,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
                 kernel(*head, 0, n, *outputs, *work[0])
             else:
                 # a few slices per thread, so that threads finish together, but each at least MIN_SLICE games:
-                # handing a slice out takes the GIL (measured: 32 slices per thread scaled 1.85x, 4 scaled 1.95x)
+                # handing a slice out takes the GIL, so many small slices scale worse than a few
                 pieces = max(1, min(SLICES_PER_THREAD * nthreads, n // MIN_SLICE))
                 cuts = np.linspace(0, n, pieces + 1).astype(np.int64)
                 slices = [pool.submit(kernel, *head, int(lo), int(hi), *outputs, *work[j])

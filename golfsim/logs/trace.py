@@ -101,8 +101,7 @@ WRITER_OPTIONS = {
 }
 """Parquet settings, chosen for writing speed (the writer thread is what limits a logged run): dictionary pages
 only for the string columns, LZ4 (which pandas, polars and duckdb all read), statistics only on the columns readers
-filter on, and large write batches. Measured on an ev-greedy log: 0.15 microseconds and 10.7 bytes per row,
-against 0.22 and 5.3 with zstd level 1 and 0.35 and 3.7 with version 1's zstd level 3 on dictionary pages."""
+filter on, and large write batches. zstd makes smaller files but writes them more slowly (docs/performance.md)."""
 
 
 class LogError(ValueError):
