@@ -228,8 +228,8 @@ class Table:
             spec = choice.spec
             if spec.python is not None:
                 raise ValueError(
-                    f"agent {choice.label!r} is a plain-Python agent; this plays compiled agents only (tournaments, "
-                    "experiments, sweeps and simulate() take it)"
+                    f"agent {choice.label!r} is a plain-Python agent; only compiled agents play here (the decision "
+                    "log records compiled agents only)"
                 )
             function = pointer_function(spec, packed)
             if function is None:
