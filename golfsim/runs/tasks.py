@@ -257,13 +257,14 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         After a ``KeyboardInterrupt`` only the tasks reported finished before it are in ``results`` (tasks still
         running are left to finish on their own and ignored), and ``interrupted`` is True.
     """
-    own = executor is None
+    own = shared = executor is None
     if own:
         workers = executor_workers(None, threads)
         if workers > 1 and needs_python(tasks):
             executor = python_process_pool(workers, tasks)
         else:
             executor = ThreadPoolExecutor(workers, thread_name_prefix="golfsim-task")
+            shared = False
     run = TaskRun()
     futures: dict = {}
     try:
@@ -279,9 +280,10 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     finally:
         for future in futures:
             future.cancel()
-        if own:
-            if run.interrupted and isinstance(executor, ProcessPoolExecutor):
-                _stop_workers(executor)
+        if shared:
+            if run.interrupted or getattr(executor, "_broken", False):
+                _discard_pool(executor)
+        elif own:
             executor.shutdown(wait=False, cancel_futures=True)
     return run
 
@@ -304,22 +306,35 @@ def _worker_start(plugins: tuple[str, ...]) -> None:
     _load_plugins(plugins)
 
 
+_pools: dict[tuple, ProcessPoolExecutor] = {}
+
+
 def python_process_pool(workers: int, tasks: Sequence[Task] = ()) -> ProcessPoolExecutor:
-    """A pool of ``workers`` fresh worker processes (started with ``spawn``, so nothing of this process's threads
-    is inherited) that ignore Ctrl-C and have loaded the tasks' user agent modules.
+    """The pool of ``workers`` worker processes that runs tasks seating Python agents, made on first use and kept
+    for the next run in this process (a tuning study or a sweep runs many tournaments; starting a worker costs
+    seconds). The workers are started with ``spawn`` (nothing of this process's threads is inherited), ignore
+    Ctrl-C, and have loaded the tasks' user agent modules.
 
     Results do not depend on it: every task plays its own games from its own seeds.
     """
     plugins = tasks[0].plugins if tasks else current_plugins()
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
-                               initargs=(plugins,))
+    key = (int(workers), tuple(plugins))
+    if key not in _pools:
+        _pools[key] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=_worker_start, initargs=(plugins,))
+    return _pools[key]
 
 
-def _stop_workers(executor: ProcessPoolExecutor) -> None:
-    """End the worker processes of our own pool after Ctrl-C, rather than wait for the tasks they are playing."""
-    for process in list(getattr(executor, "_processes", {}).values()):
+def _discard_pool(executor: ProcessPoolExecutor) -> None:
+    """End a kept pool's worker processes (after Ctrl-C, rather than wait for the tasks they are playing, or after
+    a worker died) and forget the pool."""
+    for key, pool in list(_pools.items()):
+        if pool is executor:
+            del _pools[key]
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
         with contextlib.suppress(Exception):
             process.terminate()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 # ---------------------------------------------------------------- Dask
