@@ -94,3 +94,23 @@ def test_a_raising_python_agent_is_one_line_on_the_command_line(tmp_path):
     assert run.returncode == 2
     assert re.fullmatch(r"error: agent 'grumpy' \(seat [01]\) raised RuntimeError: will not play\n", run.stderr), \
         run.stderr
+
+
+def test_a_sweep_and_a_tuning_study_take_a_python_agent(tmp_path):
+    from golfsim.sweep.grid import run_sweep
+    from golfsim.tuning.study import tune
+
+    grid = tmp_path / "grid.toml"
+    grid.write_text('[sweep]\nseed = 3\ngames = 8\n[rules]\nholes = 1\n[axes]\nplayers = [2]\nkeep = [0, 5]\n'
+                    '[pools]\nfield = ["cautious:keep_at_most={keep}", "greedy"]\n')
+    table = run_sweep(grid, out=tmp_path / "out", threads=1).table
+    for keep in (0, 5):  # each cell's rows are its own tournament's standings
+        rows = table[table.keep == keep].set_index("agent")
+        alone = run_tournament([f"cautious:keep_at_most={keep}", "greedy"], Rules(players=2, holes=1), 8,
+                               int(rows["seed"].iloc[0]), threads=1).standings.set_index("agent")
+        assert rows.loc[f"cautious:keep_at_most={keep}", "mean_score"] == pytest.approx(
+            alone.loc[f"cautious:keep_at_most={keep}", "mean_score"])
+        assert rows.loc["greedy", "mean_score"] == pytest.approx(alone.loc["greedy", "mean_score"])
+    study = tune("cautious", against="greedy", rules=Rules(players=2, holes=1), trials=3, games=10, seed=1,
+                 params="keep_at_most=0:8", threads=1)
+    assert len(study.trials) == 3 and study.agent.startswith("cautious")
