@@ -9,9 +9,11 @@ from golfsim.agents.base import (
     REGISTRY,
     AgentChoice,
     AgentSpec,
+    DecisionBatch,
     Param,
     parse_agent,
     register,
+    register_batched_agent,
     register_compiled_agent,
     register_python_agent,
 )
@@ -38,9 +40,11 @@ __all__ = [
     "REGISTRY",
     "AgentChoice",
     "AgentSpec",
+    "DecisionBatch",
     "Param",
     "parse_agent",
     "register",
+    "register_batched_agent",
     "register_compiled_agent",
     "register_python_agent",
 ]

@@ -27,7 +27,11 @@ a few tens of nanoseconds, are registered with a ``builtin_id`` and inlined into
 variant to use (see :func:`register_compiled_agent`).
 
 A plain-Python agent is any callable ``policy(observation) -> action`` where ``observation`` is the dict made by
-``GolfEnv.observe`` (it holds ``"action_mask"``); it plays through the step API (:mod:`golfsim.game.env`).
+``GolfEnv.observe`` (it holds ``"action_mask"``). A batched agent is a callable ``policy(batch) -> actions`` on a
+:class:`DecisionBatch`: the observation vectors and legal-action masks of many games waiting for its decision.
+Both play everywhere a compiled agent does (tournaments, experiments, sweeps, tuning), at tables mixed with
+compiled bots: the games are played many at a time in compiled code and stop for them
+(:mod:`golfsim.kernels.python_seats`).
 """
 
 from __future__ import annotations
@@ -102,6 +106,9 @@ class AgentSpec:
     function: object = None
     python: Callable | None = None
     variant_for: Callable | None = None
+    batched: bool = False
+    """With ``python``: the factory makes a batch policy ``policy(batch: DecisionBatch) -> actions`` (see
+    :func:`register_batched_agent`) rather than a policy of one observation dict."""
     sees_hidden: bool = False
     """True for a research reference that is given the true hidden state (:mod:`golfsim.core.worlds`); its label says
     so."""
@@ -114,12 +121,12 @@ class AgentSpec:
     @property
     def kind(self) -> str:
         """What ``golfsim agents`` calls it: ``built-in`` (in default pools), ``search`` or ``reference`` (shipped,
-        named to use; a reference sees hidden cards), ``compiled`` or ``python`` (a user's agent)."""
+        named to use; a reference sees hidden cards), ``compiled``, ``python`` or ``batched`` (a user's agent)."""
         if self.built_in:
             return "built-in"
         if self.name in OPT_IN_AGENTS:
             return "reference" if self.sees_hidden else "search"
-        return "compiled" if self.compiled else "python"
+        return "compiled" if self.compiled else "batched" if self.batched else "python"
 
     @property
     def compiled(self) -> bool:
@@ -183,6 +190,8 @@ def register(spec: AgentSpec) -> AgentSpec:
         raise ValueError(f"agent {spec.name!r} has {len(spec.params)} parameters; at most {MAX_PARAMS} are allowed")
     if sum(x is not None for x in (spec.builtin_id, spec.function, spec.python)) != 1:
         raise ValueError(f"agent {spec.name!r} needs exactly one of builtin_id, function or python")
+    if spec.batched and spec.python is None:
+        raise ValueError(f"agent {spec.name!r}: batched needs the factory python")
     if spec.variant_for is not None and spec.function is None:
         raise ValueError(f"agent {spec.name!r}: variant_for picks among compiled functions; give function too")
     REGISTRY[spec.name] = spec
@@ -229,6 +238,48 @@ def _check_compiled(name: str, function) -> None:
 def register_python_agent(name: str, description: str, factory: Callable, params=()) -> AgentSpec:
     """Register a plain-Python agent: ``factory(params: dict) -> policy(observation) -> action``."""
     return register(AgentSpec(name, description, tuple(params), python=factory))
+
+
+def register_batched_agent(name: str, description: str, factory: Callable, params=()) -> AgentSpec:
+    """Register a batched agent: ``factory(params: dict) -> policy``, where ``policy(batch)`` takes a
+    :class:`DecisionBatch` of ``n`` decisions and returns ``n`` legal actions (any integer sequence or array).
+
+    The policy is called once per step for many games in flight, all waiting for the same seat, so a numpy or
+    neural-network policy decides for hundreds of games per call. It may draw on ``batch.random`` (one uniform
+    number per decision from that seat's own stream) to stay reproducible.
+    """
+    return register(AgentSpec(name, description, tuple(params), python=factory, batched=True))
+
+
+@dataclass(frozen=True)
+class DecisionBatch:
+    """The decisions a batched agent is asked for in one call: row ``i`` is one game waiting for the agent's seat.
+
+    Attributes
+    ----------
+    observations : ndarray, float32 (n, size)
+        What the seat may know (:mod:`golfsim.game.observation`: seen from the seat, itself first).
+    masks : ndarray, uint8 (n, NUM_ACTIONS)
+        1 where an action is legal.
+    seat : int
+        The seat deciding (the same for every row).
+    games : ndarray, int64 (n,)
+        The game number of each row.
+    random : ndarray, float64 (n,)
+        One uniform number in [0, 1) per row, from the seat's own agent stream of that game.
+    rules : Rules
+        The rules of the table.
+    """
+
+    observations: np.ndarray
+    masks: np.ndarray
+    seat: int
+    games: np.ndarray
+    random: np.ndarray
+    rules: object
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[0])
 
 
 def _load_user_agents() -> None:

@@ -563,20 +563,65 @@ class PythonAgent:
                              f"{' '.join(str(e).split())}") from e
 
 
+class BatchedAgent:
+    """A batched policy (:func:`golfsim.agents.base.register_batched_agent`) at a seat, asked one decision at a time
+    with a batch of one row.
+
+    ``batch.random`` comes from the seat's agent stream of the game, as in the batch simulator's tables, so a game
+    played here equals the same game of a tournament.
+    """
+
+    def __init__(self, policy, label: str, rules: Rules):
+        self.policy = policy
+        self.label = label
+        self.rules = rules
+        self.rng = np.zeros(rules.players, dtype=np.uint64)
+        self._game = 0
+
+    def reset(self, seed: int, game: int, seat: int) -> None:
+        self.rng[seat] = agent_state(check_seed(seed), game, seat)
+        self._game = int(game)
+
+    def act(self, game, player: int) -> int:
+        """The policy's action for ``player``; an exception it raises becomes an ``AgentError`` naming it."""
+        from golfsim.agents.base import DecisionBatch
+        from golfsim.core.rng import uniform
+        from golfsim.game.observation import encode, size
+
+        obs = np.zeros((1, size(self.rules.players)), dtype=np.float32)
+        encode(game.pub, game.packed, player, 1, obs[0])
+        mask = np.zeros((1, NUM_ACTIONS), dtype=np.uint8)
+        legal_mask(game.pub, game.packed, mask[0])
+        random = np.array([uniform(self.rng, player)])
+        batch = DecisionBatch(obs, mask, player, np.array([self._game]), random, self.rules)
+        try:
+            chosen = np.asarray(self.policy(batch)).reshape(-1)
+        except Exception as e:
+            raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
+                             f"{' '.join(str(e).split())}") from e
+        if chosen.shape != (1,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise AgentError(f"agent {self.label!r} (seat {player}) returned {chosen!r} for a batch of 1 decision; "
+                             "a batched policy returns one whole number per decision")
+        return int(chosen[0])
+
+
 def make_agents(agents: Sequence, rules: Rules) -> list:
     """One seat object per agent: names and ``AgentChoice`` of compiled agents become :class:`CompiledAgent`,
-    registered plain-Python agents and callables become :class:`PythonAgent`; seat objects pass through."""
+    registered plain-Python agents and callables become :class:`PythonAgent`, batched agents
+    :class:`BatchedAgent`; seat objects pass through."""
     if len(agents) != rules.players:
         raise ValueError(f"{len(agents)} agents given for {rules.players} seats; give one agent per seat")
     seats = []
     for a in agents:
-        if isinstance(a, (CompiledAgent, PythonAgent)):
+        if isinstance(a, (CompiledAgent, PythonAgent, BatchedAgent)):
             seats.append(a)
         elif callable(a) and not isinstance(a, (str, AgentChoice)):
             seats.append(PythonAgent(a))
         else:
             choice = parse_agent(a)
-            if choice.spec.python is not None:
+            if choice.spec.batched:
+                seats.append(BatchedAgent(choice.spec.python(choice.param_dict()), choice.label, rules))
+            elif choice.spec.python is not None:
                 seats.append(PythonAgent(choice.spec.python(choice.param_dict()), choice.label))
             else:
                 seats.append(CompiledAgent(choice, rules))
@@ -626,4 +671,5 @@ def observe(game, player: int) -> dict:
     }
 
 
-__all__ = ["END_REASONS", "action_position", "CompiledAgent", "Event", "Game", "PythonAgent", "make_agents", "observe"]
+__all__ = ["END_REASONS", "action_position", "BatchedAgent", "CompiledAgent",
+           "Event", "Game", "PythonAgent", "make_agents", "observe"]

@@ -210,6 +210,11 @@ class Table:
             )
         return cls(rules, choices)
 
+    @property
+    def compiled(self) -> bool:
+        """Whether every seat is a compiled agent (else :mod:`golfsim.kernels.python_seats` plays the table)."""
+        return all(choice.spec.compiled for choice in self.agents)
+
     def kernel_arguments(self):
         """Agent ids, parameter rows and the agents called by pointer
         (:class:`~golfsim.agents.dispatch.AgentFunctions`),
@@ -222,8 +227,8 @@ class Table:
             spec = choice.spec
             if spec.python is not None:
                 raise ValueError(
-                    f"agent {choice.label!r} is a plain-Python agent; it plays through golfsim.game.env.play_game "
-                    "(the step API), not the compiled batch simulator"
+                    f"agent {choice.label!r} is a plain-Python agent; only compiled agents play here (the decision "
+                    "log records compiled agents only)"
                 )
             function = pointer_function(spec, packed)
             if function is None:
@@ -290,6 +295,9 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     seed = check_seed(seed)
     agent_seed = seed if agent_seed is None else check_seed(agent_seed)
     first_game = _check_count("first_game", first_game, allow_zero=True)
+    if not table.compiled:
+        yield from _python_batches(table, games, seed, agent_seed, first_game, batch_size)
+        return
     rules = table.rules.pack()
     ids, params, agent_fns = table.kernel_arguments()
     sees = table.sees_hidden()
@@ -329,6 +337,15 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)  # on Ctrl-C, slices already running finish on their own
+
+
+def _python_batches(table: Table, games: int, seed: int, agent_seed: int, first_game: int,
+                    batch_size: int) -> Iterator[Batch]:
+    """:func:`iter_batches` for a table seating plain-Python or batched agents (they hold the GIL, so one thread)."""
+    from golfsim.kernels.python_seats import play_batch
+
+    for lo in range(0, games, batch_size):
+        yield play_batch(table, min(batch_size, games - lo), seed, agent_seed, first_game + lo)
 
 
 @dataclass

@@ -14,8 +14,10 @@ and compiles what it needs once per process.
 
 :func:`run_tasks` submits every task to a :class:`concurrent.futures.Executor` at once: by default a thread pool
 with one thread per core, each task running the single-threaded compiled kernel (it releases the GIL), so a plan
-of at least as many tasks as cores keeps every core busy; :func:`split_counts` makes plans that size. Any other
-executor works too: a ``ProcessPoolExecutor``, or a Dask client's executor (:func:`dask_executor`).
+of at least as many tasks as cores keeps every core busy; :func:`split_counts` makes plans that size. A plan with a
+plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
+(:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
+executor (:func:`dask_executor`).
 
 Stopping early: a ``KeyboardInterrupt`` (Ctrl-C, or raised by the progress callback) while the tasks run cancels the
 ones not started and returns what had been reported complete, marked ``interrupted``; the caller decides which
@@ -28,9 +30,11 @@ import contextlib
 import importlib
 import logging
 import math
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,6 +47,8 @@ __all__ = [
     "TaskRun",
     "dask_executor",
     "executor_workers",
+    "needs_python",
+    "python_process_pool",
     "run_task",
     "run_tasks",
     "split_counts",
@@ -251,9 +257,14 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         After a ``KeyboardInterrupt`` only the tasks reported finished before it are in ``results`` (tasks still
         running are left to finish on their own and ignored), and ``interrupted`` is True.
     """
-    own = executor is None
+    own = shared = executor is None
     if own:
-        executor = ThreadPoolExecutor(executor_workers(None, threads), thread_name_prefix="golfsim-task")
+        workers = executor_workers(None, threads)
+        if workers > 1 and needs_python(tasks):
+            executor = python_process_pool(workers, tasks)
+        else:
+            executor = ThreadPoolExecutor(workers, thread_name_prefix="golfsim-task")
+            shared = False
     run = TaskRun()
     futures: dict = {}
     try:
@@ -269,9 +280,61 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     finally:
         for future in futures:
             future.cancel()
-        if own:
+        if shared:
+            if run.interrupted or getattr(executor, "_broken", False):
+                _discard_pool(executor)
+        elif own:
             executor.shutdown(wait=False, cancel_futures=True)
     return run
+
+
+# ---------------------------------------------------------------- Python agents: worker processes
+def needs_python(tasks: Sequence[Task]) -> bool:
+    """Whether any task seats a plain-Python or batched agent (which holds the GIL while it decides)."""
+    from golfsim.agents.base import parse_agent
+
+    labels = {label for task in tasks for label in task.seats}
+    if not labels:
+        return False
+    _load_plugins(tasks[0].plugins)
+    return any(not parse_agent(label).spec.compiled for label in labels)
+
+
+def _worker_start(plugins: tuple[str, ...]) -> None:
+    """Run in each worker process once: Ctrl-C is the parent's to handle, and the user's agents are loaded."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _load_plugins(plugins)
+
+
+_pools: dict[tuple, ProcessPoolExecutor] = {}
+
+
+def python_process_pool(workers: int, tasks: Sequence[Task] = ()) -> ProcessPoolExecutor:
+    """The pool of ``workers`` worker processes that runs tasks seating Python agents, made on first use and kept
+    for the next run in this process (a tuning study or a sweep runs many tournaments; starting a worker costs
+    seconds). The workers are started with ``spawn`` (nothing of this process's threads is inherited), ignore
+    Ctrl-C, and have loaded the tasks' user agent modules.
+
+    Results do not depend on it: every task plays its own games from its own seeds.
+    """
+    plugins = tasks[0].plugins if tasks else current_plugins()
+    key = (int(workers), tuple(plugins))
+    if key not in _pools:
+        _pools[key] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=_worker_start, initargs=(plugins,))
+    return _pools[key]
+
+
+def _discard_pool(executor: ProcessPoolExecutor) -> None:
+    """End a kept pool's worker processes (after Ctrl-C, rather than wait for the tasks they are playing, or after
+    a worker died) and forget the pool."""
+    for key, pool in list(_pools.items()):
+        if pool is executor:
+            del _pools[key]
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 # ---------------------------------------------------------------- Dask

@@ -441,9 +441,6 @@ def _expand(request, axes, param_axes, pool_entries, used, where):
                         choice = parse_agent(text)
                     except ValueError as e:
                         raise ValueError(f"{where}: pool {pool_name!r}, agent {text!r}: {e}") from None
-                    if not choice.spec.compiled:
-                        raise ValueError(f"{where}: pool {pool_name!r}: agent {choice.name!r} is a plain-Python "
-                                         "agent; tournaments play compiled agents only")
                     parsed[text] = choice.label
                 agents.append(parsed[text])
             anchor = _fill(sweep["anchor"], params) if "anchor" in sweep else None

@@ -316,9 +316,10 @@ def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed:
     if anchor is not None and str(anchor).strip():
         anchor_index = _find_anchor(anchor, labels, choices)
     schedule, tables = plan_tables(labels, players, schedule, anchor_index)
-    # Reject agents the batch simulator cannot play before anything runs.
+    # Reject compiled agents that cannot play these rules before anything runs (Python agents play any rules).
     for c in choices:
-        Table.make([c] * players, rules).kernel_arguments()
+        if c.spec.compiled:
+            Table.make([c] * players, rules).kernel_arguments()
 
     seatings, agent_seeds, orders_per_table = [], [], []
     for t, tab in enumerate(tables):

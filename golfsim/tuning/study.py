@@ -553,12 +553,6 @@ def _check_count(name: str, value) -> int:
     return int(value)
 
 
-def _compiled(choice: AgentChoice, role: str) -> AgentChoice:
-    if not choice.spec.compiled:
-        raise ValueError(f"{role} {choice.name!r} is a plain-Python agent; tuning plays compiled agents only")
-    return choice
-
-
 def _request(baseline: str, against: list[str], space, rules: Rules, games: int, eval_games: int, seed: int,
              startup_trials: int) -> dict:
     return {"experiment": f"tune {baseline}", "games": games, "seed": seed, "against": against,
@@ -614,13 +608,13 @@ class _Plan:
 
 
 def _plan(agent, against, rules, games, seed, params, eval_games, startup_trials) -> _Plan:
-    base = _compiled(parse_agent(agent), "agent")
+    base = parse_agent(agent)  # compiled, plain-Python or batched: its tournaments play any of them
     space = search_space(base.spec, params, fixed=_set_in(agent, base))
     if against is None:
         against = [agent_string(base)]
     elif isinstance(against, str):
         against = split_agents(against)
-    field_choices = [_compiled(parse_agent(a), "field agent") for a in against]
+    field_choices = [parse_agent(a) for a in against]
     if not field_choices:
         raise ValueError("the field is empty; name at least one agent to play against, e.g. --against ev")
     rules = Rules(players=2) if rules is None else rules
@@ -698,7 +692,7 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
     Raises
     ------
     ValueError
-        For an unknown agent or parameter, an agent with no parameters, a plain-Python agent, an empty or unknown
+        For an unknown agent or parameter, an agent with no parameters, an empty or unknown
         field, a bad range, a non-positive ``trials``, ``games`` or ``eval_games``, or a ``resume`` directory that
         holds another request.
 

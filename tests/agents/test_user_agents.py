@@ -107,9 +107,13 @@ def test_the_engine_applies_exactly_what_a_python_agent_decides():
     assert len(log) > 100
 
 
-def test_python_agent_cannot_enter_the_batch_simulator():
-    with pytest.raises(ValueError, match="plain-Python agent; it plays through golfsim.game.env.play_game"):
-        simulate(["cautious", "greedy"], Rules(), games=1)
+def test_python_agent_plays_in_the_batch_simulator_but_not_in_a_decision_log(tmp_path):
+    from golfsim.tournament import run_tournament
+
+    result = simulate(["cautious", "greedy"], Rules(holes=1), games=3)
+    assert len(result.players) == 6
+    with pytest.raises(ValueError, match="'cautious' is a plain-Python agent; only compiled agents play here"):
+        run_tournament(["cautious", "greedy"], Rules(holes=1), games=2, log=tmp_path / "log.parquet")
 
 
 @njit(AGENT_SIGNATURE, cache=True)

@@ -1,5 +1,7 @@
 """The OpenSpiel game python_golf: OpenSpiel's random simulation test, chance, observations, resampling, the bridge."""
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -169,8 +171,25 @@ def test_bad_input_is_one_clear_error():
 
 def test_the_ismcts_example_plays_a_duplicate_match_from_the_command_line():
     example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "openspiel_ismcts_agent.py"
-    run = subprocess.run([sys.executable, str(example), "--opponent", "greedy", "--deals", "1", "--simulations", "4"],
+    run = subprocess.run([sys.executable, str(example), "--opponent", "greedy", "--deals", "1", "--simulations", "4",
+                          "--threads", "1"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "1 deal sets x 2 seats, seed 0, 4 simulations per decision" in run.stdout
     assert "margin (ismcts minus greedy):" in run.stdout
+
+
+@pytest.mark.slow  # two command-line tournaments, one on two worker processes that each import OpenSpiel
+def test_a_tournament_seats_the_ismcts_example_from_the_command_line():
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "GOLFSIM_AGENT_MODULES": str(root / "docs" / "examples" / "openspiel_ismcts_agent.py")}
+    args = [sys.executable, "-m", "golfsim", "tournament", "--agents", "ismcts:simulations=4,greedy", "--games", "2",
+            "--holes", "1", "--seed", "1", "--quiet", "--format", "json"]
+    runs = [subprocess.run([*args, "--threads", str(t)], capture_output=True, text=True, env=env, timeout=600)
+            for t in (1, 2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    docs = [json.loads(run.stdout) for run in runs]
+    assert docs[0]["summary"]["games_played"] == 4
+    assert {r["agent"] for r in docs[0]["standings"]} == {"ismcts:simulations=4", "greedy"}
+    assert docs[0]["standings"] == docs[1]["standings"]  # each game seeded by its own stream: 1 or 2 workers

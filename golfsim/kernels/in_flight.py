@@ -1,0 +1,170 @@
+"""Many games in flight at once, the compiled bots playing every turn up to the next outside decision.
+
+A table with a plain-Python or batched agent cannot run inside the batch kernel, so its games are played in *slots*:
+each slot holds one game's arrays, and :func:`advance_slots` plays, in every slot, the compiled seats' turns (and
+the holes' deals and scores) until a seat played from Python must decide or the slot's game ends, when the slot
+takes the next game. Python then decides for the waiting slots (one call per decision, or one call per batch for a
+batched agent), hands the actions back in ``actions`` and calls :func:`advance_slots` again.
+
+Every game is played exactly as the batch kernel plays it (:func:`golfsim.kernels.simulate.play_game`): hole ``h``
+of game ``g`` is dealt from ``deal_state(seed, g, h)``, seat ``p`` of game ``g`` draws from
+``agent_state(agent_seed, g, p)``, and the outputs are the kernel's rows. So a game's result depends neither on
+the number of slots nor on the order the slots finish.
+
+The compiled agents are passed as addresses (:func:`golfsim.kernels.bot_loop.agent_addresses`): one call from
+Python then costs a few microseconds rather than the unboxing of every first-class function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from golfsim._numba.jit import leaf
+from golfsim.agents.dispatch import decide
+from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal, legal_mask
+from golfsim.core.rng import agent_state, deal_state, uniform
+from golfsim.core.spec import CURRENT, DONE, END_REASON, ENDER, HOLE, PHASE, R_HOLES, R_PLAYERS, TURN
+from golfsim.core.worlds import fill_sight
+from golfsim.game.observation import encode
+from golfsim.kernels.bot_loop import _agent_function
+
+
+@leaf
+def _fail(errors, g, pub, p, action):
+    errors[g, 0] = pub[HOLE] + 1
+    errors[g, 1] = p
+    errors[g, 2] = action
+    errors[g, 3] = pub[PHASE]
+
+
+@leaf
+def _start_game(pub, hid, rules, deal_rng, agent_rng, totals, deal_seed, agent_seed, game):
+    for p in range(rules[R_PLAYERS]):
+        agent_rng[p] = agent_state(agent_seed, game, p)
+        totals[p] = 0
+    deal_rng[0] = deal_state(deal_seed, game, 0)
+    deal_shuffled(pub, hid, rules, deal_rng, 0, 0, totals)
+
+
+@leaf
+def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
+               next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
+               hole_scores, turns, enders, reasons, errors):
+    """Play every slot up to its next outside decision; return how many slots wait for one.
+
+    ``slot_game[s]`` is the row (game ``first_game + row``) slot ``s`` plays, -1 for a free slot; a free slot takes
+    row ``next_game[0]`` while rows remain. ``actions[s]`` (if >= 0) is first played for the seat to move in slot
+    ``s``. A seat with ``outside[p]`` is decided from Python. An illegal action (a compiled seat's, or an outside
+    one) writes ``errors[row]`` = ``(hole + 1, seat, action, phase)`` and abandons that game, as the batch kernel
+    does.
+    """
+    players = rules[R_PLAYERS]
+    holes = rules[R_HOLES]
+    waiting = 0
+    for s in range(slot_game.shape[0]):
+        pub = pubs[s]
+        hid = hids[s]
+        deal_rng = deal_rngs[s]
+        agent_rng = agent_rngs[s]
+        tot = totals[s]
+        while True:
+            g = slot_game[s]
+            if g < 0:
+                if next_game[0] >= n_games:
+                    break
+                g = next_game[0]
+                next_game[0] += 1
+                slot_game[s] = g
+                actions[s] = -1
+                _start_game(pub, hid, rules, deal_rng, agent_rng, tot, deal_seed, agent_seed, first_game + g)
+            a = actions[s]
+            if a >= 0:
+                actions[s] = -1
+                if not is_legal(pub, rules, a):
+                    _fail(errors, g, pub, np.int64(pub[CURRENT]), a)
+                    slot_game[s] = -1
+                    continue
+                apply_action(pub, hid, rules, deal_rng, a)
+            bad = False
+            while pub[PHASE] != DONE:
+                p = np.int64(pub[CURRENT])
+                if outside[p]:
+                    break
+                view = pub
+                if sees[p]:
+                    fill_sight(sight, pub, hid, rules, deal_rng)
+                    view = sight
+                move = decide(bot_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
+                if not is_legal(pub, rules, move):
+                    _fail(errors, g, pub, p, move)
+                    bad = True
+                    break
+                apply_action(pub, hid, rules, deal_rng, move)
+            if bad:
+                slot_game[s] = -1
+                continue
+            if pub[PHASE] != DONE:
+                waiting += 1
+                break
+            h = pub[HOLE]
+            deal_scores(hid, rules, scores)
+            for p in range(players):
+                hole_scores[g, h, p] = scores[p]
+                tot[p] += scores[p]
+            turns[g, h] = pub[TURN]
+            enders[g, h] = pub[ENDER]
+            reasons[g, h] = pub[END_REASON]
+            if h + 1 >= holes:
+                slot_game[s] = -1
+                continue
+            deal_rng[0] = deal_state(deal_seed, first_game + g, h + 1)
+            deal_shuffled(pub, hid, rules, deal_rng, h + 1, (h + 1) % players, tot)
+    return waiting
+
+
+@njit(cache=True, _nrt=False)
+def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, agent_seed, first_game, n_games,
+                  next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
+                  hole_scores, turns, enders, reasons, errors):
+    """:func:`advance_in` with the agent functions rebuilt from ``addresses``
+    (:func:`golfsim.kernels.bot_loop.agent_addresses`)."""
+    a = addresses
+    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
+           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
+           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
+           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
+           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
+           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
+    return advance_in(rules, bot_ids, params, fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
+                      next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
+                      hole_scores, turns, enders, reasons, errors)
+
+
+@njit(cache=True, _nrt=False)
+def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed,
+                                    first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs,
+                                    agent_rngs, totals, scores, sight, hole_scores, turns, enders, reasons, errors):
+    """:func:`advance_in` taking the function tuple itself (slower per call); for a Numba without the address
+    helpers."""
+    return advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
+                      next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
+                      hole_scores, turns, enders, reasons, errors)
+
+
+@njit(cache=True, _nrt=False)
+def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observations, masks, randoms):
+    """For every slot whose ``seat`` must decide: its index into ``slots``, the seat's observation vector
+    (:func:`golfsim.game.observation.encode`) into ``observations``, its legal-action mask into ``masks`` and one
+    uniform number in [0, 1) from the seat's own agent stream into ``randoms``; returns how many."""
+    n = 0
+    for s in range(slot_game.shape[0]):
+        pub = pubs[s]
+        if slot_game[s] < 0 or pub[PHASE] == DONE or pub[CURRENT] != seat:
+            continue
+        slots[n] = s
+        encode(pub, rules, seat, 1, observations[n])
+        legal_mask(pub, rules, masks[n])
+        randoms[n] = uniform(agent_rngs[s], seat)
+        n += 1
+    return n
