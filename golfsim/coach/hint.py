@@ -189,6 +189,8 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
         raise ValueError(f"samples must be a whole number from 2 to 1000000, got {samples!r}")
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be 0, 1 or 2, got {objective!r}")
+    for index, value in ((ROLLOUT, rollout), (HORIZON, horizon)):
+        MC_PARAMS[index].check(value)
     seed = check_seed(seed)
     packed = rules.pack()
     player = int(pub[CURRENT])

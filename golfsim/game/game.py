@@ -593,7 +593,7 @@ class PythonAgent:
         """The policy's action for ``player``; an exception it raises becomes an ``AgentError`` naming it."""
         try:
             return self.policy(observe(game, player))
-        except Exception as e:
+        except (Exception, SystemExit) as e:  # a policy's sys.exit must not end the program that plays it
             raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
                              f"{' '.join(str(e).split())}") from e
 

@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
@@ -66,3 +68,61 @@ def test_an_interrupted_tournament_keeps_the_complete_result_already_in_out(tmp_
     assert code == 130, err
     assert f"kept the complete result already in {out}" in " ".join(err.split())
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # not one file replaced
+
+
+def golfsim_with_plugins(tmp_path, *args, files: dict[str, str], plugin: str, timeout=300):
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    env = {**os.environ, "GOLFSIM_AGENT_MODULES": str(tmp_path / plugin)}
+    return subprocess.run([sys.executable, "-m", "golfsim", *map(str, args)], capture_output=True, text=True,
+                          cwd=REPO, env=env, timeout=timeout)
+
+
+TOURNAMENT_JSON = ("tournament", "--agents", "greedy,random", "--games", "20", "--format", "json", "--quiet")
+
+
+def test_a_plugin_that_prints_while_it_loads_leaves_the_json_output_one_document(tmp_path):
+    done = golfsim_with_plugins(tmp_path, *TOURNAMENT_JSON, plugin="chatty_agent.py", files={
+        "chatty_agent.py": "print('hello from the chatty agent')\n"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["summary"]["deal_sets_completed"] == 20
+    assert "hello from the chatty agent" in done.stderr
+
+
+def test_a_plugin_next_to_a_file_named_like_a_library_does_not_replace_the_library(tmp_path):
+    # matplotlib is imported after the agent modules load (for the plots written to --out); the file beside the
+    # plugin must not be the matplotlib that is imported
+    done = golfsim_with_plugins(tmp_path, *TOURNAMENT_JSON, "--out", tmp_path / "out", plugin="my_agent.py", files={
+        "my_agent.py": "x = 1\n",
+        "matplotlib.py": "raise RuntimeError('the matplotlib beside the plugin was imported')\n"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["summary"]["deal_sets_completed"] == 20
+    assert (tmp_path / "out" / "head_to_head.png").is_file()
+
+
+def test_a_plugin_that_calls_sys_exit_is_one_line_naming_it(tmp_path):
+    done = golfsim_with_plugins(tmp_path, *TOURNAMENT_JSON, plugin="exiting_agent.py", files={
+        "exiting_agent.py": "import sys\nsys.exit(0)\n"})
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "exiting_agent.py" in lines[0] and "sys.exit(0)" in lines[0], done.stderr
+    assert done.stdout == ""
+
+
+def test_a_plugin_whose_agent_name_the_command_line_cannot_name_is_one_line(tmp_path):
+    done = golfsim_with_plugins(tmp_path, "agents", plugin="named_agent.py", files={"named_agent.py": """
+        from golfsim.agents.base import register_python_agent
+        register_python_agent("My Agent", "spaces and capitals", lambda params: (lambda obs: 0))
+    """})
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "'My Agent' cannot be named on the command line" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("agent, words", [("mc:samples=0", "samples must be a whole number from 1 to 100000"),
+                                          ("mc:objective=7", "objective must be a whole number from 0 to 2")])
+def test_an_agent_parameter_out_of_bounds_is_one_line_on_the_command_line(agent, words):
+    done = golfsim("tournament", "--agents", f"greedy,{agent}", "--games", "2", "--quiet")
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], done.stderr
