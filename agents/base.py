@@ -36,6 +36,7 @@ compiled bots: the games are played many at a time in compiled code and stop for
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -86,7 +87,42 @@ class Param:
     high: float | None = None
     kind: str = "float"
     """The values worth trying, which ``golfsim tune`` searches: ``"float"`` or ``"int"`` (whole numbers) from
-    ``low`` to ``high``, or ``"bool"`` (0 or 1, no range needed). Without a range, tuning asks for one."""
+    ``low`` to ``high``, or ``"bool"`` (0 or 1, no range needed). Without a range, tuning asks for one. The parser
+    refuses a value of another kind (``2.5`` for an ``"int"``, ``0.5`` for a ``"bool"``)."""
+    minimum: float | None = None
+    maximum: float | None = None
+    """The values the agent accepts at all, inclusive (None: no bound); the parser refuses any other. Wider than
+    ``low``/``high``, which are only the values worth trying."""
+
+    def check(self, value: float, agent: str = "") -> float:
+        """``value`` as a float after checking it is finite, of :attr:`kind` and within ``minimum``/``maximum``.
+
+        Raises
+        ------
+        ValueError
+            One line naming the agent, the parameter and what it accepts.
+        """
+        who = f"agent {agent!r}: parameter {self.name}" if agent else f"parameter {self.name}"
+        value = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"{who} must be finite, got {value!r}")
+        if self.kind == "bool" and value not in (0.0, 1.0):
+            raise ValueError(f"{who} is a switch: 0 (off) or 1 (on), got {_fmt(value)}")
+        if self.kind == "int" and not value.is_integer():
+            raise ValueError(f"{who} takes whole numbers{self._bounds()}, got {_fmt(value)}")
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            kind = "a whole number" if self.kind == "int" else "a number"
+            raise ValueError(f"{who} must be {kind}{self._bounds()}, got {_fmt(value)}")
+        return value
+
+    def _bounds(self) -> str:
+        if self.minimum is not None and self.maximum is not None:
+            return f" from {_fmt(self.minimum)} to {_fmt(self.maximum)}"
+        if self.minimum is not None:
+            return f" of at least {_fmt(self.minimum)}"
+        if self.maximum is not None:
+            return f" of at most {_fmt(self.maximum)}"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -182,8 +218,31 @@ SEES_HIDDEN_MARK = " (sees hidden cards)"
 """Appended to the label of an agent that sees hidden cards, so every table, JSON and plot marks it."""
 
 
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_.+-]{0,63}")
+"""What an agent's name may be, so that it can be written on a command line and in a list of agents: lower case
+letters, digits and ``_ . + -``, at most 64 characters (no ``:``, ``,``, ``=``, ``#`` or spaces, which the agent
+syntax uses)."""
+
+
 def register(spec: AgentSpec) -> AgentSpec:
-    """Add an agent to the registry under ``spec.name``; a name may be registered once."""
+    """Add an agent to the registry under ``spec.name``; a name may be registered once.
+
+    Raises
+    ------
+    ValueError
+        For a name the command line cannot name (:data:`NAME_PATTERN`), a name taken, too many parameters, or a
+        parameter whose default its own kind or bounds refuse.
+    """
+    if not isinstance(spec.name, str) or not NAME_PATTERN.fullmatch(spec.name):
+        raise ValueError(f"agent name {spec.name!r} cannot be named on the command line: use lower case letters, "
+                         "digits and _ . + - (at most 64, no spaces, ':', ',', '=' or '#'), e.g. 'my-agent'")
+    for p in spec.params:
+        if p.kind not in ("float", "int", "bool"):
+            raise ValueError(f"agent {spec.name!r}: parameter {p.name} has kind {p.kind!r}; use float, int or bool")
+        try:
+            p.check(p.default, spec.name)
+        except ValueError as e:
+            raise ValueError(f"{e} (its own default)") from None
     if spec.name in REGISTRY and REGISTRY[spec.name] is not spec:
         raise ValueError(f"an agent named {spec.name!r} is already registered")
     if len(spec.params) > MAX_PARAMS:
@@ -314,6 +373,7 @@ def parse_agent(text) -> AgentChoice:
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
     values = {p.name: p.default for p in spec.params}
+    by_name = {p.name: p for p in spec.params}
     if rest.strip():
         for item in rest.split(","):
             key, eq, val = item.partition("=")
@@ -327,7 +387,7 @@ def parse_agent(text) -> AgentChoice:
                 raise ValueError(f"agent {name!r}: parameter {key} needs a number, got {val.strip()!r}") from None
             if not np.isfinite(number):
                 raise ValueError(f"agent {name!r}: parameter {key} must be finite, got {val.strip()!r}")
-            values[key] = number
+            values[key] = by_name[key].check(number, name)
     return AgentChoice(spec, tuple(values[p.name] for p in spec.params))
 
 

@@ -134,11 +134,16 @@ from golfsim.core.spec import (
 )
 
 PARAMS = (
-    Param("pair_weight", 1.0, "weight of the chance to complete a column pair later (0: immediate expectation)"),
-    Param("horizon", 2.5, "expected own turns per face-down card of the opponent closest to going out"),
-    Param("count_out", 1.0, "tip (e): 1 goes out only when not behind the best opponent's estimate; 0 ignores them"),
-    Param("out_margin", 0.0, "points behind the best opponent's estimate at which going out is still allowed"),
-    Param("watch_discard", 0.25, "tip (d): weight of the next player's pair gain on a card left on the discard; 0 off"),
+    Param("pair_weight", 1.0, "weight of the chance to complete a column pair later (0: immediate expectation)",
+          minimum=0, maximum=10),
+    Param("horizon", 2.5, "expected own turns per face-down card of the opponent closest to going out",
+          minimum=0, maximum=100),
+    Param("count_out", 1.0, "tip (e): 1 goes out only when not behind the best opponent's estimate; 0 ignores them",
+          kind="bool"),
+    Param("out_margin", 0.0, "points behind the best opponent's estimate at which going out is still allowed",
+          minimum=-100, maximum=100),
+    Param("watch_discard", 0.25, "tip (d): weight of the next player's pair gain on a card left on the discard; 0 off",
+          minimum=0, maximum=10),
 )
 PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
 

@@ -74,11 +74,13 @@ from golfsim.core.spec import (
 )
 
 PARAMS = (
-    Param("take_gain", 3.0, "take the top discard when its best placement lowers the estimate by at least this"),
-    Param("fixed_hidden", 0.0, "0: a face-down card is worth the mean of the unseen cards; 1: worth hidden_value"),
-    Param("hidden_value", 5.0, "points of a face-down card when fixed_hidden=1"),
+    Param("take_gain", 3.0, "take the top discard when its best placement lowers the estimate by at least this",
+          minimum=-100, maximum=100),
+    Param("fixed_hidden", 0.0, "0: a face-down card is worth the mean of the unseen cards; 1: worth hidden_value",
+          kind="bool"),
+    Param("hidden_value", 5.0, "points of a face-down card when fixed_hidden=1", minimum=-10, maximum=20),
     Param("blind_swap", -99.0, "tip (a): a drawn card worth <= this always replaces a face-down card (while two "
-                               "or more are face down); -99 off"),
+                               "or more are face down); -99 off", minimum=-99, maximum=20),
 )
 TAKE_GAIN, FIXED_HIDDEN, HIDDEN_VALUE, BLIND_SWAP = range(4)
 

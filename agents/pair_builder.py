@@ -84,11 +84,13 @@ from golfsim.core.spec import (
 
 PARAMS = (
     Param("pairs_first", 1.0, "tip (b): 1 takes or places a card that completes a column pair before anything "
-                              "else; 0 weighs it by its gain like any move"),
+                              "else; 0 weighs it by its gain like any move", kind="bool"),
     Param("keep_threshold", 6.0, "tip (c): a face-up card worth >= this above/below a face-down card reserves its "
-                                 "column while a match can come; 99 off"),
-    Param("lone_two", 1.0, "tip (f): 1 never pairs twos (or negative jokers), a lone two scores better; 0 allows it"),
-    Param("take_gain", 3.0, "take the top discard to lower a single card when the gain is at least this"),
+                                 "column while a match can come; 99 off", minimum=0, maximum=99),
+    Param("lone_two", 1.0, "tip (f): 1 never pairs twos (or negative jokers), a lone two scores better; 0 allows it",
+          kind="bool"),
+    Param("take_gain", 3.0, "take the top discard to lower a single card when the gain is at least this",
+          minimum=-100, maximum=100),
 )
 PAIRS_FIRST, KEEP_THRESHOLD, LONE_TWO, TAKE_GAIN = range(4)
 

@@ -12,7 +12,9 @@ A module that cannot be loaded (missing, a syntax error, an exception while impo
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
 import os
 import sys
 import traceback
@@ -42,13 +44,18 @@ def _where(exc: BaseException, path: Path | None) -> str:
 
 
 def load_module(spec: str):
-    """Import a module by name, or a ``.py`` file by path (its folder joins ``sys.path``, so Numba's cache can
-    import it again by name in a later run); importing twice returns the same module.
+    """Import a module by name, or a ``.py`` file by path; importing twice returns the same module.
+
+    A file's folder joins the *end* of ``sys.path`` (so Numba's cache can import it again by name in a later run),
+    never the front: a file next to it that has a library's name (``pyarrow.py``) cannot take that library's
+    place. While the module imports, what it prints goes to stderr, so a command's ``--format json`` output on
+    stdout stays one document; a ``sys.exit`` in it is a :class:`PluginError` like any other failure.
 
     Raises
     ------
     PluginError
-        When the file or module does not exist or importing it fails; the message names the module and the cause.
+        When the file or module does not exist, its name is taken by another module, or importing it fails; the
+        message names the module and the cause.
     """
     spec = spec.strip()
     path = None
@@ -58,10 +65,16 @@ def load_module(spec: str):
         if not path.is_file():
             raise PluginError(f"{ENV_VAR}: no agent file at {spec!r}")
         if str(path.parent) not in sys.path:
-            sys.path.insert(0, str(path.parent))
+            sys.path.append(str(path.parent))
         name = path.stem
+        _check_not_shadowed(spec, name, path)
     try:
-        return importlib.import_module(name)
+        with contextlib.redirect_stdout(sys.stderr):
+            return importlib.import_module(name)
+    except SystemExit as e:
+        sys.modules.pop(name, None)
+        raise PluginError(f"{ENV_VAR}: importing {spec!r} called sys.exit({e.code!r}); an agent module must not "
+                          f"exit{_where(e, path)}") from None
     except SyntaxError as e:
         raise PluginError(f"{ENV_VAR}: {spec!r} has a syntax error at {e.filename}:{e.lineno}: {e.msg}") from None
     except ModuleNotFoundError as e:
@@ -77,9 +90,31 @@ def load_module(spec: str):
             from None
 
 
+def _check_not_shadowed(spec: str, name: str, path: Path) -> None:
+    """Refuse an agent file whose name is another module's (that module would be imported in its place)."""
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        origin = getattr(loaded, "__file__", None)
+        if origin is not None and Path(origin).resolve() == path:
+            return
+    else:
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            found = None
+        if found is None or found.origin is None or Path(found.origin).resolve() == path:
+            return
+    raise PluginError(f"{ENV_VAR}: the agent file {spec!r} has the name of the module {name!r} that is imported "
+                      "instead of it; rename the file")
+
+
 def _load_entry_point(ep) -> None:
     try:
-        ep.load()
+        with contextlib.redirect_stdout(sys.stderr):
+            ep.load()
+    except SystemExit as e:
+        raise PluginError(f"entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} called "
+                          f"sys.exit({e.code!r}) while loading") from None
     except Exception as e:
         message = " ".join(str(e).split()) or "(no message)"
         raise PluginError(f"entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} failed to load: "

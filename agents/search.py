@@ -85,6 +85,7 @@ from golfsim.core.rules import (
     CURRENT,
     DONE,
     HOLE,
+    MAX_TURN_CAP,
     NUM_ACTIONS,
     OPEN,
     PHASE,
@@ -110,18 +111,26 @@ from golfsim.core.worlds import (
 )
 
 SAMPLES, ROLLOUT, OBJECTIVE, HORIZON, CONFIDENCE, HALVING = range(6)
+MAX_SAMPLES = 100_000
+"""Most sampled worlds per decision mc accepts (64 by default; a decision at 100,000 takes minutes)."""
 ROLLOUT_EV, ROLLOUT_GREEDY, ROLLOUT_RANDOM = 0, 1, 2
 
 
 def _params(samples: float, confidence: float) -> tuple[Param, ...]:
     return (
-        Param("samples", samples, "sampled worlds per decision (rollouts of the last candidates standing)"),
-        Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random"),
+        Param("samples", samples, "sampled worlds per decision (rollouts of the last candidates standing)",
+              kind="int", minimum=1, maximum=MAX_SAMPLES),
+        Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random",
+              kind="int", minimum=0, maximum=2),
         Param("objective", 1.0, "0 own deal score; 1 own minus the opponents' mean; 2 as 1, but on the last hole "
-                                "of the game: lose 1, tie 0.5, win 0 on game totals"),
-        Param("horizon", 0.0, "turns a rollout plays before ev's valuation takes over; 0 to the end of the deal"),
-        Param("confidence", confidence, "standard errors by which an action must beat ev's choice to replace it"),
-        Param("halving", 2.0, "rounds of successive halving (cuts after 1/2, 1/4, ... of the worlds); 0: none"),
+                                "of the game: lose 1, tie 0.5, win 0 on game totals",
+              kind="int", minimum=0, maximum=2),
+        Param("horizon", 0.0, "turns a rollout plays before ev's valuation takes over; 0 to the end of the deal",
+              kind="int", minimum=0, maximum=MAX_TURN_CAP),
+        Param("confidence", confidence, "standard errors by which an action must beat ev's choice to replace it",
+              minimum=0, maximum=100),
+        Param("halving", 2.0, "rounds of successive halving (cuts after 1/2, 1/4, ... of the worlds); 0: none",
+              kind="int", minimum=0, maximum=20),
     )
 
 

@@ -24,6 +24,7 @@ from rich.table import Table as RichTable
 
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rules import Rules
+from golfsim.runs.keep import holds_complete_result
 from golfsim.runs.outdir import check_out_dir
 
 app = typer.Typer(
@@ -373,6 +374,10 @@ def tournament(
     else:
         # A pipe or file gets wide lines; a terminal keeps its own width.
         report.print_report(result, out if out.is_terminal else Console(width=120))
+    if out_dir is not None and result.partial and holds_complete_result(out_dir):
+        err.print(f"kept the complete result already in {out_dir}: a partial one does not replace it (give "
+                  "another --out to keep this one)", highlight=False)
+        out_dir = None
     if out_dir is not None:
         try:
             written = result.write(out_dir)
@@ -469,6 +474,10 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
     if partial and len(output.table) == 0:
         err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
                   highlight=False)
+        return False
+    if partial and holds_complete_result(target):
+        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: kept the complete result already in {target}; "
+                  "the partial one does not replace it", highlight=False, soft_wrap=True)
         return False
     try:
         written = output.write(target)

@@ -50,6 +50,7 @@ from golfsim.core.spec import (
     REVEAL,
     THROW_DRAWN,
 )
+from golfsim.core.validate import check_pub, packed_rules
 
 DEFAULT_SAMPLES = 1000
 """Worlds per action for ``golfsim hint``: well under a second for a turn once compiled (docs/performance.md)."""
@@ -115,6 +116,7 @@ def move_key(action: int) -> str:
 
 def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
     """An action in words for the player to move, e.g. ``"swap the drawn Q into slot 4 (a face-down card)"``."""
+    pub = check_pub(pub, _check_rules(rules))
     packed = rules.pack()
     player = int(pub[CURRENT])
     base = int(packed[R_OFF_VIEW]) + 6 * player
@@ -143,10 +145,18 @@ def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
     return "flip nothing"
 
 
+def _check_rules(rules) -> Rules:
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
+    return rules
+
+
 def legal_actions(pub: np.ndarray, packed: np.ndarray) -> np.ndarray:
     """The legal actions now, as an int16 array."""
     from golfsim.core.engine import legal_mask
 
+    packed = packed_rules(packed)
+    pub = check_pub(pub, packed)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     legal_mask(pub, packed, mask)
     return np.flatnonzero(mask).astype(np.int16)
@@ -172,12 +182,15 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     from golfsim.agents.expected_value import ev_act, ev_action_values
     from golfsim.agents.search import HORIZON, MC_PARAMS, OBJECTIVE, ROLLOUT, rollout_values
 
+    pub = check_pub(pub, _check_rules(rules))
     if int(pub[PHASE]) in (OPEN, DONE):
         raise ValueError("a hint is for a decision from the first turn on (not the opening flips or a finished deal)")
     if not isinstance(samples, (int, np.integer)) or not 2 <= samples <= 1_000_000:
         raise ValueError(f"samples must be a whole number from 2 to 1000000, got {samples!r}")
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be 0, 1 or 2, got {objective!r}")
+    for index, value in ((ROLLOUT, rollout), (HORIZON, horizon)):
+        MC_PARAMS[index].check(value)
     seed = check_seed(seed)
     packed = rules.pack()
     player = int(pub[CURRENT])

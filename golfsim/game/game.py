@@ -56,6 +56,7 @@ from golfsim.core.spec import (
     TURN,
     action_name,
 )
+from golfsim.core.validate import check_pub, check_seat, check_totals
 from golfsim.core.worlds import fill_sight, sight_size
 
 END_REASONS = ("running", "went_out", "stock_exhausted", "truncated")
@@ -238,8 +239,9 @@ class Game:
             hole = len(self._hole_scores)
             if hole >= self.rules.holes:
                 raise RuntimeError(f"the game is over: all {self.rules.holes} holes have been played")
-        if isinstance(hole, bool) or not isinstance(hole, (int, np.integer)) or hole < 0:
-            raise ValueError(f"hole must be a whole number of at least 0, got {hole!r}")
+        if isinstance(hole, bool) or not isinstance(hole, (int, np.integer)) or not 0 <= hole < self.rules.holes:
+            raise ValueError(f"hole must be a whole number from 0 to {self.rules.holes - 1} (the game has "
+                             f"{self.rules.holes} holes), got {hole!r}")
         hole = int(hole)
         players = self.rules.players
         if totals is None:
@@ -257,10 +259,7 @@ class Game:
         self._started = True
 
     def _check_totals(self, totals):
-        arr = np.asarray(totals)
-        if arr.shape != (self.rules.players,) or not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"totals must be {self.rules.players} whole numbers, one per player")
-        return arr
+        return check_totals(totals, self.rules.players)
 
     def _check_deck(self, deck) -> np.ndarray:
         codes = [parse_card(c) if isinstance(c, str) else c for c in deck]
@@ -378,12 +377,14 @@ class Game:
     def view(self, player: int) -> list[int]:
         """``player``'s six cards as everyone sees them: rank codes, -1 face down."""
         self._need_deal()
-        base = self._ov + 6 * player
+        base = self._ov + 6 * check_seat(player, self.rules.players)
         return [int(c) for c in self.pub[base: base + 6]]
 
     def face_down(self, player: int | None = None) -> list[int]:
         """Positions of ``player``'s face-down cards (default: the player to move)."""
         player = self.current_player if player is None else player
+        if player == -1 and self.hole_over:
+            raise ValueError("the hole is over: nobody is to move; name a player")
         return [k for k, c in enumerate(self.view(player)) if c < 0]
 
     @property
@@ -507,6 +508,11 @@ class CompiledAgent:
         if not self.choice.spec.compiled:
             raise ValueError(f"agent {self.choice.label!r} is a plain-Python agent, not a compiled one")
         self.label = self.choice.label
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a golfsim Rules object, got {type(rules).__name__}")
+        self.rules = rules
+        self._packed = rules.pack()
+        self._checked = None
         self.params = self.choice.param_vector()
         self.rng = np.zeros(rules.players, dtype=np.uint64)
         # an agent is given only its own stream, a one-element view (as golfsim.agents.dispatch.decide does)
@@ -525,6 +531,13 @@ class CompiledAgent:
 
     def act(self, game, player: int) -> int:
         """The decision for ``player`` on ``game`` (a :class:`Game` or a ``GolfEnv``), read from its public array."""
+        self._check_table(game.packed, game.rules)
+        player = check_seat(player, self.rules.players)
+        if int(game.pub[PHASE]) == DONE_PHASE or int(game.pub[CURRENT]) != player:
+            mover = "nobody, the hole is over" if int(game.pub[PHASE]) == DONE_PHASE else \
+                f"player {int(game.pub[CURRENT])}"
+            raise ValueError(f"agent {self.label!r} was asked to act for player {player}, but the decision is "
+                             f"{mover}'s")
         view = game.pub
         if self._sight is not None:
             fill_sight(self._sight, game.pub, game.hid, game.packed, game.deal_rng)
@@ -533,9 +546,31 @@ class CompiledAgent:
 
     def __call__(self, observation: dict) -> int:
         """The decision from an observation dict, so the agent also works wherever a plain policy does."""
-        rules = observation["rules"].pack()
-        player = int(observation["player"])
-        return int(self._function(observation["observation"], rules, self.params, self._own_rng[player], player))
+        if not isinstance(observation, dict) or not {"rules", "player", "observation"} <= observation.keys():
+            raise ValueError("an observation is the dict GolfEnv.observe() returns (with rules, player and "
+                             "observation)")
+        rules = observation["rules"]
+        if not isinstance(rules, Rules):
+            raise ValueError(f"observation['rules'] must be a golfsim Rules object, got {type(rules).__name__}")
+        packed = rules.pack()
+        self._check_table(packed, rules)
+        if self._sight is not None:
+            raise ValueError(f"agent {self.label!r} sees hidden cards, which an observation does not hold; "
+                             "call its act(game, player) instead")
+        pub = check_pub(observation["observation"], packed, name="observation['observation']")
+        player = check_seat(observation["player"], self.rules.players, name="observation['player']")
+        if int(pub[PHASE]) == DONE_PHASE or int(pub[CURRENT]) != player:
+            raise ValueError(f"agent {self.label!r} was asked to act for player {player}, who is not to move")
+        return int(self._function(pub, packed, self.params, self._own_rng[player], player))
+
+    def _check_table(self, packed, rules) -> None:
+        """Refuse a game under other rules than the agent was made for (its arrays are sized for those)."""
+        if packed is self._checked:  # the same game's array as last time: checked already
+            return
+        if not np.array_equal(packed, self._packed):
+            raise ValueError(f"agent {self.label!r} was made for {self.rules.describe()}, not for "
+                             f"{rules.describe()}; make one for these rules")
+        self._checked = packed
 
 
 class PythonAgent:
@@ -558,7 +593,7 @@ class PythonAgent:
         """The policy's action for ``player``; an exception it raises becomes an ``AgentError`` naming it."""
         try:
             return self.policy(observe(game, player))
-        except Exception as e:
+        except (Exception, SystemExit) as e:  # a policy's sys.exit must not end the program that plays it
             raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
                              f"{' '.join(str(e).split())}") from e
 
