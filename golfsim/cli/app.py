@@ -202,17 +202,24 @@ def score(
 @app.command("agents")
 @clear_errors
 def list_agents(
+    name: Annotated[str | None, typer.Argument(help="Show only this agent (default: every agent).")] = None,
     format: Annotated[Format, typer.Option(
         "--format", help="table (default), json (one document) or csv (one row per agent parameter).")] = Format.table,
 ):
-    """List the registered agents, their parameters and defaults (user agents included)."""
+    """List the registered agents, their parameters, defaults and ranges (user agents included)."""
     from golfsim.agents.base import REGISTRY, available
+    from golfsim.cli.agents import agent_blocks
 
     available()  # loads the user agents named by GOLFSIM_AGENT_MODULES and entry points
+    names = sorted(REGISTRY)
+    if name is not None:
+        if name.strip().lower() not in REGISTRY:
+            raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(names)}")
+        names = [name.strip().lower()]
     rows = []
-    for name in sorted(REGISTRY):
-        spec = REGISTRY[name]
-        rows.append({"agent": name, "kind": spec.kind, "description": spec.description,
+    for agent in names:
+        spec = REGISTRY[agent]
+        rows.append({"agent": agent, "kind": spec.kind, "description": spec.description,
                      "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
     if format is Format.json:
         print(json.dumps(rows))
@@ -227,16 +234,7 @@ def list_agents(
                 writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
                                  f"{p['default']:g}" if p["name"] else "", p["doc"]])
         return
-    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
-    for col in ("agent", "kind", "description", "parameters (default)"):
-        table.add_column(col, no_wrap=col != "parameters (default)")
-    for row in rows:
-        params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
-        table.add_row(row["agent"], row["kind"], row["description"], params)
-    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns (room for the longest description
-    # and a parameter with its help on one line); a terminal keeps its width.
-    widest = max((len(row["description"]) for row in rows), default=0)
-    (out if out.is_terminal else Console(width=max(200, widest + 150))).print(table)
+    sys.stdout.write(agent_blocks([REGISTRY[agent] for agent in names], out.width if out.is_terminal else 80))
 
 
 # ---------------------------------------------------------------- bench
