@@ -31,6 +31,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's own help: option names in full, wrapped to the terminal, and no markup to eat text like golfsim[dask]
+    rich_markup_mode=None,
 )
 out = Console()
 err = Console(stderr=True)
@@ -93,6 +95,23 @@ def executor_for(dask: str | None):
 DaskOption = Annotated[str | None, typer.Option(
     "--dask", help="Run the tasks on Dask: local (a LocalCluster, one worker process per core), local:N (N worker "
                    "processes) or a running scheduler's address tcp://HOST:PORT. Needs golfsim[dask].")]
+
+
+def show_version(value: bool) -> None:
+    """``golfsim --version``: print the version and stop."""
+    if value:
+        from golfsim import __version__
+
+        print(f"golfsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[bool, typer.Option("--version", callback=show_version, is_eager=True,
+                                          help="Print golfsim's version and exit.")] = False,
+) -> None:
+    pass
 
 
 # ---------------------------------------------------------------- shared rule flags
@@ -495,21 +514,22 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
 
 
 # ---------------------------------------------------------------- sweep
-SWEEP_EXAMPLE = """\b
-Example (experiments/sweeps/example.toml):
+SWEEP_EXAMPLE = """Example (experiments/sweeps/example.toml):
 
-    \\[sweep]
+\b
+    [sweep]
     seed = 0
     games = 1000          # deal sets per cell
-    \\[rules]               # the same in every cell
+    [rules]               # the same in every cell
     holes = 9
-    \\[axes]                # every combination is one cell
+    [axes]                # every combination is one cell
     players = [2, 3]
     end = ["immediate", "one_last_turn"]
     watch = [0, 0.25, 0.5]   # fills {watch} in the pools
-    \\[pools]
+    [pools]
     field = ["ev:watch_discard={watch}", "greedy", "pair-builder"]
 
+\b
     golfsim sweep experiments/sweeps/example.toml --out results/sweeps/example
 """
 
@@ -518,8 +538,8 @@ Example (experiments/sweeps/example.toml):
 @clear_errors
 def sweep(
     config: Annotated[Path, typer.Argument(
-        help="The sweep's TOML file: \\[sweep] games and seed, \\[rules] shared options, \\[axes] swept "
-             "values, \\[pools] agents.")],
+        help="The sweep's TOML file: [sweep] games and seed, [rules] shared options, [axes] swept "
+             "values, [pools] agents.")],
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="The sweep's directory (default: results/sweeps/NAME under the current directory); "
                       "finished cells there are kept and not played again.")] = None,
@@ -596,15 +616,13 @@ def _print_sweep_table(result, limit: int = 40) -> None:
 
 
 # ---------------------------------------------------------------- tune
-TUNE_EXAMPLES = """Examples:
-
-  golfsim tune ev --against ev,greedy --players 2 --trials 200 --games 400 --seed 0
-
-  golfsim tune ev --params watch_discard,horizon=1:5 --trials 50 --out /tmp/ev-tuning
-
-  golfsim tune 'greedy:fixed_hidden=1' --params hidden_value=0:10:0.5 --against ev
-
-  golfsim tune ev --against ev,greedy --trials 300 --resume   (continues an interrupted or shorter study)
+TUNE_EXAMPLES = """\b
+Examples:
+  golfsim tune ev --against ev,greedy --players 2 --trials 200 --games 400
+  golfsim tune ev --params watch_discard,horizon=1:5 --trials 50 --out /tmp/ev
+  golfsim tune greedy:fixed_hidden=1 --params hidden_value=0:10:0.5
+  golfsim tune ev --against ev,greedy --trials 300 --resume
+  (the last continues an interrupted or shorter study)
 """
 
 
@@ -726,8 +744,10 @@ HINT_HELP = "\n\n".join((
     "ignored (5H). With --end one-last-turn an opponent with six cards face up has gone out.",
     "\b\nExamples:\n"
     '  golfsim hint "me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q"\n'
-    '  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: 6 2 J / A 2 5; discard: 6 J 7" --end one-last-turn\n'
-    '  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; hole: 9; totals: 31 27" --objective 2',
+    '  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: 6 2 J / A 2 5; \\\n'
+    '    discard: 6 J 7" --end one-last-turn\n'
+    '  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; \\\n'
+    '    hole: 9; totals: 31 27" --objective 2',
     "mc (the determinized Monte-Carlo searcher) plays every move in the same SAMPLES sampled worlds to the end of the "
     "deal, ev in every seat; the table shows the mean of your deal score and of mc's objective with standard "
     "errors, and ev's own value of each move (the layout it leaves: its expected score less the chance of pairs to "
