@@ -196,7 +196,8 @@ def score(
     jokers: Jokers = "none",
     twos_pair: TwosPair = "zero",
     four_of_a_kind_bonus: FourBonus = 0,
-    format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    format: Annotated[ScoreFormat, typer.Option(
+        "--format", help="table or json (columns numbered from 1, as in the table).")] = ScoreFormat.table,
 ):
     """Score one layout, column by column."""
     from golfsim.core.scoring import score_layout
@@ -210,7 +211,7 @@ def score(
     for col in ("column", "top", "bottom", "points", "why"):
         table.add_column(col, justify="right" if col == "points" else "left")
     for c in result["columns"]:
-        table.add_row(str(c["column"] + 1), c["top"], c["bottom"], str(c["points"]), c["why"])
+        table.add_row(str(c["column"]), c["top"], c["bottom"], str(c["points"]), c["why"])
     if result["bonus"]:
         table.add_row("", "", "", str(result["bonus"]), "four-of-a-kind bonus")
     table.add_row("", "", "", f"[bold]{result['score']}[/]", "[bold]score[/]")
@@ -790,7 +791,8 @@ def replay(
     log: Annotated[Path, typer.Argument(help="A decision log (tournament --log) or a game saved by 'golfsim play'.")],
     game: Annotated[int, typer.Option(help="The game's number in the log (column 'game').")] = 0,
     hole: Annotated[int | None, typer.Option(
-        help="A hole, from 0: show its deal move by move. Without it: the game's scorecard.")] = None,
+        help="A hole, from 1 as on the scorecard: show its deal move by move. Without it: the game's "
+             "scorecard.")] = None,
 ):
     """Show a logged game: its scorecard, or one deal move by move with every layout."""
     from golfsim.logs.replay import deal_lines, scorecard_lines

@@ -50,7 +50,8 @@ def test_score_reproduces_worked_examples_column_by_column_as_json(layout, optio
     assert doc["bonus"] == bonus
     top, bottom = layout.split(" / ")
     assert [(c["column"], c["top"], c["bottom"]) for c in doc["columns"]] == list(
-        zip(range(3), top.split(), bottom.split(), strict=True))
+        zip(range(1, 4), top.split(), bottom.split(), strict=True))
+    assert doc["numbering"] == "columns count from 1, left to right"
 
 
 def table_rows(text: str) -> list[list[str]]:
