@@ -8,29 +8,32 @@ better", but nothing in this module assumes a direction except :func:`plackett_l
 Intervals
 ---------
 :func:`mean_ci`, :func:`paired_difference` and :func:`share_ci` use Student's t interval
-(``scipy.stats.t``); :func:`proportion_ci` uses the Wilson score interval.
+(``scipy.stats.t``); :func:`proportion_ci` uses the Wilson score interval, and :func:`share_wilson_ci`
+the Wilson interval at an effective sample size for shares averaged over correlated games.
 
 Ratings
 -------
 :func:`bradley_terry` (a K x K matrix of head-to-head wins) and :func:`plackett_luce` (multi-player
 finishing orders) fit strengths ``gamma_i > 0`` by maximum likelihood with the MM algorithm of
-Hunter (2004), "MM algorithms for generalized Bradley-Terry models", *Ann. Statist.* 32(1).
-Both report them on an Elo-like scale::
+Hunter (2004), "MM algorithms for generalized Bradley-Terry models", *Ann. Statist.* 32(1),
+finished by Newton steps. Both report them on an Elo-like scale::
 
-    rating_i = 400 * log10(gamma_i) - mean_k(400 * log10(gamma_k))
+    rating_i = 400 * log10(gamma_i) - mean_{k rated}(400 * log10(gamma_k))
 
-so the ratings sum to zero and, for two players,
+so the rated items' ratings sum to zero and, for two players,
 ``P(i beats j) = 1 / (1 + 10 ** ((rating_j - rating_i) / 400))``: 400 rating points are odds of 10 to 1.
 
-A small symmetric prior (``prior`` pseudo-wins each way between every pair that actually met, 0.5 by
-default) keeps the estimates finite when an agent is unbeaten or never won; set ``prior=0`` for the
-plain maximum-likelihood estimate, which exists only when every agent has beaten, and been beaten
-by, the rest of the field along some chain of results (a strongly connected "beats" graph).
+The maximum-likelihood estimate exists only for items that have beaten, and been beaten by, each
+other along some chain of results (a strongly connected "beats" graph). The rated items are the
+largest such group; an item that never won against it (or never lost) has an infinite estimate, so
+it is not rated: it gets a one-sided bound instead (``standing``, ``bound``), and the anchoring (the
+mean of the rated items) does not depend on it. A positive ``prior`` (pseudo-wins each way between
+every pair that met) rates everyone at the cost of a bias that does not shrink with the data.
 
-Standard errors come from the observed Fisher information of the (penalised) log-likelihood at the
-estimate. The ratings are centred, so the information matrix is singular along the all-ones
-direction; its Moore-Penrose pseudo-inverse is the covariance of the centred log-strengths. ``se``
-is the standard error of each *centred* rating (its distance from the field mean); for the
+Standard errors come from the observed Fisher information of the log-likelihood at the estimate.
+The ratings are centred, so the information matrix is singular along the all-ones direction; its
+Moore-Penrose pseudo-inverse is the covariance of the centred log-strengths. ``se`` is the
+standard error of each *centred* rating (its distance from the rated items' mean); for the
 difference between two agents use ``cov``:
 ``se(r_i - r_j) = sqrt(cov[i, i] + cov[j, j] - 2 * cov[i, j])``.
 """
@@ -42,7 +45,7 @@ import math
 import warnings
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import optimize, sparse, stats
 from scipy.sparse import csgraph
 
 __all__ = [
@@ -53,6 +56,7 @@ __all__ = [
     "plackett_luce",
     "proportion_ci",
     "share_ci",
+    "share_wilson_ci",
 ]
 
 #: Rating points per natural-log unit of strength: ``rating = ELO_SCALE * ln(gamma)``.
@@ -271,6 +275,50 @@ def share_ci(shares, confidence: float = 0.95) -> tuple[float, float, float]:
     return mean, max(0.0, low), min(1.0, high)
 
 
+def share_wilson_ci(shares, trials, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean win share over independent units with a Wilson score interval that is never zero-width.
+
+    Each unit (e.g. a duplicate deal set) holds a share averaged over several games, so the games are not
+    independent of each other. The Wilson interval is taken at the effective sample size
+    ``n * p (1 - p) / s**2`` (``s**2`` the variance of the unit shares: the sample size at which independent games
+    would give the observed variance of the mean), capped at the number of games, ``trials``. Where every unit has
+    the same share -- an agent that won none or all of its games -- the interval is Wilson's over all the games, so
+    0 wins in n games give ``0`` to ``z**2 / (n + z**2)`` rather than a zero-width interval.
+
+    Parameters
+    ----------
+    shares : array_like, shape (n,)
+        Each unit's mean win share, in [0, 1].
+    trials : int
+        The number of games behind the shares (at least ``n``).
+    confidence : float, default 0.95
+        Two-sided confidence level, strictly between 0 and 1.
+
+    Returns
+    -------
+    mean : float
+        Mean share.
+    low, high : float
+        The Wilson interval at the effective sample size; ``low < high`` always.
+
+    Raises
+    ------
+    ValueError
+        If ``shares`` is empty, not one-dimensional, not finite or outside [0, 1], ``trials`` is smaller than
+        the number of units, or ``confidence`` is not in (0, 1).
+    """
+    arr = _as_sample(shares, "shares")
+    if np.any(arr < 0.0) or np.any(arr > 1.0):
+        raise ValueError("win shares must lie in [0, 1]")
+    if trials < arr.size:
+        raise ValueError(f"trials ({trials!r}) cannot be fewer than the {arr.size} units")
+    p = float(arr.mean())
+    spread = float(arr.var(ddof=1)) if arr.size > 1 else 0.0
+    n_eff = float(trials) if spread <= 0.0 else min(float(trials), arr.size * p * (1.0 - p) / spread)
+    _, low, high = proportion_ci(p * n_eff, n_eff, confidence)
+    return p, low, high
+
+
 # ----------------------------------------------------------------------------------------------
 # Rating models: a shared MM engine
 # ----------------------------------------------------------------------------------------------
@@ -284,11 +332,121 @@ def share_ci(shares, confidence: float = 0.95) -> tuple[float, float, float]:
 # weight while j is also in its choice set.
 
 
-def _fit_terms(member, numer, n_items: int, tol: float, max_iter: int, model: str) -> dict:
+def _order_sets(beats, n_items: int, member, numer):
+    """The rated set (the largest strongly connected group of the "beats" graph) and the items above and below it.
+
+    An item above never lost a comparison to the rated set along any chain of results (it reaches the set but the
+    set never reaches it); an item below never beat it. Their maximum-likelihood ratings relative to the set are
+    infinite. Items neither above nor below met the set only through such items and are not comparable to it.
+    """
+    n_comp, labels = csgraph.connected_components(beats, directed=True, connection="strong")
+    if n_comp == 1:
+        everyone = np.ones(n_items, dtype=bool)
+        return everyone, ~everyone, ~everyone
+    sizes = np.bincount(labels, minlength=n_comp)
+    # the largest group; among equals the one in the most comparisons, then the one with the most wins
+    load = np.bincount(labels, weights=np.asarray(member.sum(axis=0)).ravel(), minlength=n_comp)
+    won = np.bincount(labels, weights=np.asarray(numer.sum(axis=0)).ravel(), minlength=n_comp)
+    main = max(range(n_comp), key=lambda c: (sizes[c], load[c], won[c]))
+    rated = labels == main
+    start = int(np.flatnonzero(rated)[0])
+    below = np.isfinite(csgraph.shortest_path(beats, directed=True, unweighted=True, indices=start)) & ~rated
+    above = np.isfinite(csgraph.shortest_path(beats.T.tocsr(), directed=True, unweighted=True, indices=start))
+    above &= ~rated
+    return rated, above, below
+
+
+def _mm_newton(member, numer, weight, wins, n_items: int, tol: float, max_iter: int):
+    """Maximise the choice-term log-likelihood: MM steps (Hunter 2004), finished by Newton steps once near.
+
+    MM converges linearly and slowly when an item wins almost never; Newton's steps on the centred log-strengths,
+    with step halving to keep the likelihood rising, finish such fits in a few iterations.
+    """
+
+    def loglik(log_g):
+        return float(wins @ log_g - weight @ np.log(member @ np.exp(log_g)))
+
+    log_g = np.zeros(n_items)
+    n_iter = 0
+    step = math.inf
+    while n_iter < max_iter:
+        n_iter += 1
+        gamma = np.exp(log_g)
+        new_log = np.log(wins / (member.T @ (weight / (member @ gamma))))
+        new_log -= new_log.mean()
+        step = float(np.max(np.abs(new_log - log_g)))
+        log_g = new_log
+        if step < tol:
+            return log_g, n_iter, True
+        if step < 1e-3 or n_iter >= 200:
+            break
+    centre = np.full((n_items, n_items), 1.0 / n_items)
+    current = loglik(log_g)
+    while n_iter < max_iter:
+        n_iter += 1
+        gamma = np.exp(log_g)
+        probs = sparse.diags(1.0 / (member @ gamma)) @ member @ sparse.diags(gamma)
+        grad = wins - np.asarray(probs.T @ weight).ravel()
+        info = np.diag(np.asarray(probs.T @ weight).ravel()) - (probs.T @ sparse.diags(weight) @ probs).toarray()
+        delta = np.linalg.solve(info + centre, grad)
+        delta -= delta.mean()
+        scale = 1.0
+        while scale > 1e-8:
+            trial = log_g + scale * delta
+            value = loglik(trial)
+            if value >= current - 1e-12 * abs(current):
+                break
+            scale /= 2
+        step = float(np.max(np.abs(trial - log_g)))
+        log_g, current = trial, value
+        if step < tol:
+            return log_g, n_iter, True
+    return log_g, n_iter, False
+
+
+def _outside_bound(member, numer, weight, x: int, rated: np.ndarray, log_g: np.ndarray, above: bool,
+                   alpha: float) -> float:
+    """The log-strength bound of an item above (a lower bound) or below (an upper bound) the rated set.
+
+    The bound is the strength at which the item's record against the rated set -- never beaten by it, or never
+    beating it -- would have probability ``alpha``, the rated strengths held at their estimates and every other
+    item given strength 0 (which favours the item, so the bound is on the cautious side). For two items it is the
+    Clopper-Pearson bound of a record of n wins (or losses) out of n.
+    """
+    gamma = np.zeros(member.shape[1])
+    gamma[rated] = np.exp(log_g)
+    rest = np.asarray(member @ gamma).ravel()  # strength of the rated items in each choice set
+    in_set = np.asarray(member[:, [x]].todense()).ravel() > 0
+    if above:
+        count = np.asarray(numer[:, [x]].todense()).ravel()
+        use = in_set & (rest > 0) & (count > 0)
+    else:
+        count = weight
+        use = in_set & (rest > 0)
+    if not np.any(use):
+        return math.nan
+    rest, count = rest[use], count[use]
+    sign = 1.0 if above else -1.0
+
+    def excess(r):  # log-probability of the record at log-strength r, less log(alpha)
+        if above:
+            return float(-(count * np.logaddexp(0.0, np.log(rest) - r)).sum()) - math.log(alpha)
+        return float(-(count * np.logaddexp(0.0, r - np.log(rest))).sum()) - math.log(alpha)
+
+    start = float(np.log(rest).mean())
+    near, far = start - sign * 1.0, start + sign * 1.0  # excess(far) > 0, excess(near) < 0 once widened
+    while excess(far) <= 0:
+        far += sign * 10.0
+    while excess(near) > 0:
+        near -= sign * 10.0
+    return float(optimize.brentq(excess, min(near, far), max(near, far), xtol=1e-9))
+
+
+def _fit_terms(member, numer, n_items: int, tol: float, max_iter: int, model: str,
+               confidence: float = 0.95) -> dict:
     member = sparse.csr_matrix(member, dtype=float)
     numer = sparse.csr_matrix(numer, dtype=float)
     weight = np.asarray(numer.sum(axis=1)).ravel()
-    wins = np.asarray(numer.sum(axis=0)).ravel()
 
     beats = (numer.T @ member).tocsr()
     beats.setdiag(0.0)
@@ -297,80 +455,91 @@ def _fit_terms(member, numer, n_items: int, tol: float, max_iter: int, model: st
     if not np.all(in_play):
         missing = np.flatnonzero(~in_play).tolist()
         raise ValueError(f"{model}: item(s) {missing} took part in no comparison, so they cannot be rated")
-    n_comp, _ = csgraph.connected_components(beats, directed=True, connection="strong")
-    if n_comp > 1:
-        n_weak, _ = csgraph.connected_components(beats, directed=True, connection="weak")
-        if n_weak > 1:
-            raise ValueError(
-                f"{model}: the items fall into {n_weak} groups that never met each other, so their "
-                "relative strengths are not identified"
-            )
+    n_weak, _ = csgraph.connected_components(beats, directed=True, connection="weak")
+    if n_weak > 1:
         raise ValueError(
-            f"{model}: the maximum-likelihood estimate does not exist (some item never won, or never "
-            "lost, against part of the field); use prior > 0"
+            f"{model}: the items fall into {n_weak} groups that never met each other, so their "
+            "relative strengths are not identified"
         )
-
-    log_g = np.zeros(n_items)
-    gamma = np.ones(n_items)
-    converged = False
-    n_iter = 0
-    while n_iter < max_iter:
-        n_iter += 1
-        denom = member @ gamma
-        new = wins / (member.T @ (weight / denom))
-        new_log = np.log(new)
-        new_log -= new_log.mean()
-        step = float(np.max(np.abs(new_log - log_g)))
-        log_g = new_log
-        gamma = np.exp(log_g)
-        if step < tol:
-            converged = True
-            break
+    rated, above, below = _order_sets(beats, n_items, member, numer)
+    # The rated set's own likelihood: choice sets holding an item above it are won by that item in the limit and
+    # say nothing about the set; items below it drop out of the others' choice sets.
+    outside = ~(rated | below)
+    keep = (np.asarray(member[:, outside].sum(axis=1)).ravel() == 0) & \
+           (np.asarray(member[:, rated].sum(axis=1)).ravel() >= 2)
+    sub_member = member[keep][:, rated]
+    sub_numer = numer[keep][:, rated]
+    sub_weight = np.asarray(sub_numer.sum(axis=1)).ravel()
+    sub_wins = np.asarray(sub_numer.sum(axis=0)).ravel()
+    k = int(rated.sum())
+    if k > 1:
+        log_g, n_iter, converged = _mm_newton(sub_member, sub_numer, sub_weight, sub_wins, k, tol, max_iter)
+    else:
+        log_g, n_iter, converged = np.zeros(1), 0, True
     if not converged:
-        warnings.warn(
-            f"{model}: MM did not converge in {max_iter} iterations (last step {step:.3g})",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        warnings.warn(f"{model}: the fit did not converge in {max_iter} iterations", RuntimeWarning, stacklevel=3)
+    gamma = np.exp(log_g)
 
     # Observed information of the log-strengths: sum_t w_t (diag(p_t) - p_t p_t^T).
-    probs = sparse.diags(1.0 / (member @ gamma)) @ member @ sparse.diags(gamma)
-    info = np.diag(np.asarray(probs.T @ weight).ravel()) - (probs.T @ sparse.diags(weight) @ probs).toarray()
+    probs = sparse.diags(1.0 / (sub_member @ gamma)) @ sub_member @ sparse.diags(gamma)
+    info = np.diag(np.asarray(probs.T @ sub_weight).ravel()) - \
+        (probs.T @ sparse.diags(sub_weight) @ probs).toarray()
     # The rows of ``info`` sum to zero (strengths are only defined up to a common factor), so it is
     # singular along the all-ones vector u. For the centred parametrisation the covariance is its
     # pseudo-inverse, computed stably as P inv(info + u u^T / K) P with P = I - u u^T / K.
-    centre = np.full((n_items, n_items), 1.0 / n_items)
-    project = np.eye(n_items) - centre
+    centre = np.full((k, k), 1.0 / k)
+    project = np.eye(k) - centre
     cov_log = project @ np.linalg.inv(info + centre) @ project
     cov_log = 0.5 * (cov_log + cov_log.T)
-    cov = ELO_SCALE**2 * cov_log
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+
+    alpha = (1.0 - confidence) / 2.0
+    rating = np.full(n_items, math.nan)
+    rating[rated] = ELO_SCALE * log_g
+    cov = np.full((n_items, n_items), math.nan)
+    cov[np.ix_(rated, rated)] = ELO_SCALE**2 * cov_log
+    strength = np.full(n_items, math.nan)
+    strength[rated] = gamma
+    bound = np.full(n_items, math.nan)
+    standing = np.array(["rated"] * n_items, dtype=object)
+    for x in np.flatnonzero(~rated):
+        if above[x] or below[x]:
+            standing[x] = "never lost" if above[x] else "never won"
+            bound[x] = ELO_SCALE * _outside_bound(member, numer, weight, int(x), rated, log_g, bool(above[x]),
+                                                  alpha)
+        else:
+            standing[x] = "not comparable"
     return {
-        "rating": ELO_SCALE * log_g,
-        "se": se,
+        "rating": rating,
+        "se": np.sqrt(np.clip(np.diag(cov), 0.0, None)),
         "cov": cov,
-        "strength": gamma,
+        "strength": strength,
+        "rated": rated,
+        "standing": standing,
+        "bound": bound,
         "n_iter": n_iter,
         "converged": converged,
     }
 
 
-def bradley_terry(wins, prior: float = 0.5, tol: float = 1e-10, max_iter: int = 100_000) -> dict:
+def bradley_terry(wins, prior: float = 0.0, tol: float = 1e-10, max_iter: int = 100_000,
+                  confidence: float = 0.95) -> dict:
     """Bradley-Terry ratings from a matrix of head-to-head wins.
 
     The model is ``P(i beats j) = gamma_i / (gamma_i + gamma_j)``. Strengths are fitted by
     maximum likelihood with Hunter's (2004) MM algorithm and reported on the Elo-like scale
-    ``rating_i = 400 * log10(gamma_i)`` centred to mean 0 (see the module docstring).
+    ``rating_i = 400 * log10(gamma_i)`` centred on the mean of the rated items (see the module docstring).
+    An item that never won (or never lost) against the rest has no finite estimate: it is left out of the
+    rated set and given a one-sided bound instead (``standing`` and ``bound``).
 
     Parameters
     ----------
     wins : array_like, shape (K, K)
         ``wins[i, j]`` is the number of wins of ``i`` over ``j``; non-negative and possibly
         fractional (count a tie as half a win each way). The diagonal is ignored.
-    prior : float, default 0.5
+    prior : float, default 0
         Pseudo-wins added each way to every pair that played at least once (``wins[i, j] +
-        wins[j, i] > 0``). It shrinks ratings slightly towards each other and keeps an unbeaten (or
-        winless) item finite. ``0`` gives the plain maximum-likelihood estimate.
+        wins[j, i] > 0``). A positive prior rates every item (an unbeaten or winless one at a value
+        the prior sets, which does not settle with more data); ``0`` is maximum likelihood.
     tol : float, default 1e-10
         Stop when no log-strength moves by more than ``tol`` in one MM step.
     max_iter : int, default 100000
@@ -384,28 +553,41 @@ def bradley_terry(wins, prior: float = 0.5, tol: float = 1e-10, max_iter: int = 
         ``cov`` (ndarray, shape (K, K)): covariance matrix of the ratings (rating points squared),
         from the observed Fisher information of the penalised likelihood; use it for the standard
         error of a difference, ``sqrt(cov[i, i] + cov[j, j] - 2 * cov[i, j])``;
-        ``strength`` (ndarray, shape (K,)): ``gamma``, scaled to geometric mean 1;
-        ``n_iter`` (int) and ``converged`` (bool): MM diagnostics.
+        ``strength`` (ndarray, shape (K,)): ``gamma``, scaled to geometric mean 1 over the rated items;
+        ``standing`` (ndarray of str): ``"rated"``, ``"never won"`` or ``"never lost"`` (against the
+        rated items, along every chain of results) or ``"not comparable"``; the entries of ``rating``,
+        ``se``, ``cov`` and ``strength`` are NaN for an item that is not rated;
+        ``rated`` (ndarray of bool): ``standing == "rated"``;
+        ``bound`` (ndarray): for a ``"never won"`` item an upper, for a ``"never lost"`` item a lower
+        bound of its rating on the rated items' scale (see ``confidence``); NaN otherwise;
+        ``n_iter`` (int) and ``converged`` (bool): fit diagnostics.
 
     Raises
     ------
     ValueError
         If ``wins`` is empty, not square, not finite or has a negative entry; if some item played
-        no game; if the items split into groups that never met; or, with ``prior=0``, if the
-        maximum-likelihood estimate does not exist.
+        no game; or if the items split into groups that never met.
 
     See Also
     --------
     plackett_luce : the same model for finishing orders of more than two players.
 
+    confidence : float, default 0.95
+        Level of the bounds of unrated items: the bound is the rating at which the item's record
+        (never beaten, or never winning) has probability ``(1 - confidence) / 2`` with the rated
+        items held at their estimates; for two items, the end of the Clopper-Pearson interval.
+
+    The rated items are the largest group in which every item has beaten, and been beaten by, every
+    other along some chain of results (the largest strongly connected part of the "beats" graph).
+
     Examples
     --------
-    With the default prior an unbeaten player is rated finitely; 5 wins to 0 become 5.5 to 0.5,
-    i.e. odds of 11:
+    An item that lost 5 of 5 is not rated; its bound is the Clopper-Pearson upper end, 5 losses in a
+    row being 2.5% likely at a win chance of 0.522:
 
     >>> fit = bradley_terry([[0, 5], [0, 0]])
-    >>> round(float(fit["rating"][0] - fit["rating"][1]), 1)
-    416.6
+    >>> fit["standing"].tolist(), round(float(fit["bound"][1]), 1)
+    (['rated', 'never won'], 15.2)
     """
     prior, tol, max_iter = _check_fit_options(prior, tol, max_iter)
     w = np.asarray(wins, dtype=float)
@@ -431,7 +613,7 @@ def bradley_terry(wins, prior: float = 0.5, tol: float = 1e-10, max_iter: int = 
     num_vals = np.column_stack([w[i_idx, j_idx] + prior, w[j_idx, i_idx] + prior]).ravel()
     numer = sparse.csr_matrix((num_vals, (rows, cols)), shape=(n_terms, k))
     numer.eliminate_zeros()
-    return _fit_terms(member, numer, k, tol, max_iter, "bradley_terry")
+    return _fit_terms(member, numer, k, tol, max_iter, "bradley_terry", _check_confidence(confidence))
 
 
 def _tie_terms(group: np.ndarray, rest: np.ndarray):
@@ -458,9 +640,10 @@ def plackett_luce(
     rankings,
     n_items: int,
     scores=None,
-    prior: float = 0.5,
+    prior: float = 0.0,
     tol: float = 1e-10,
     max_iter: int = 100_000,
+    confidence: float = 0.95,
 ) -> dict:
     """Plackett-Luce ratings from multi-player finishing orders.
 
@@ -484,28 +667,31 @@ def plackett_luce(
         Each player's score (or rank), lower is better, used only to detect ties: players of one
         game with equal scores are tied. Along each game it must be non-decreasing in the order of
         ``rankings``; values at empty seats are ignored. Without ``scores`` there are no ties.
-    prior : float, default 0.5
+    prior : float, default 0
         Pseudo-wins added each way, as two-player games, to every pair of items that met in at
-        least one game; see :func:`bradley_terry`. ``0`` gives the plain maximum-likelihood estimate.
+        least one game; see :func:`bradley_terry`. ``0`` is maximum likelihood.
     tol : float, default 1e-10
         Stop when no log-strength moves by more than ``tol`` in one MM step.
     max_iter : int, default 100000
         Iteration cap; a ``RuntimeWarning`` is issued and ``converged`` is False if it is reached.
+    confidence : float, default 0.95
+        Level of the bounds of unrated items; see :func:`bradley_terry`.
 
     Returns
     -------
     dict
         Same keys and shapes as :func:`bradley_terry`: ``rating``, ``se`` (shape (K,)), ``cov``
-        (shape (K, K)), ``strength`` (shape (K,)), ``n_iter``, ``converged``.
+        (shape (K, K)), ``strength``, ``standing``, ``rated``, ``bound`` (shape (K,)), ``n_iter``,
+        ``converged``. An item that never finished ahead of (or behind) the rated items is not rated
+        and gets a bound, as in :func:`bradley_terry`.
 
     Raises
     ------
     ValueError
         If ``rankings`` is not a 2-D integer array, is empty, has an id ``>= n_items`` or a repeated
         id in a game, if ``scores`` has another shape, is not finite at an occupied seat or is not
-        sorted like ``rankings``, if no game has two players, if some item played no game, if the
-        items split into groups that never met, or, with ``prior=0``, if the maximum-likelihood
-        estimate does not exist.
+        sorted like ``rankings``, if no game has two players, if some item played no game, or if the
+        items split into groups that never met.
 
     Notes
     -----
@@ -633,4 +819,4 @@ def plackett_luce(
         (np.concatenate(numer_vals), (np.concatenate(numer_rows), np.concatenate(numer_cols))),
         shape=(n_terms, n_items),
     )
-    return _fit_terms(member, numer, n_items, tol, max_iter, "plackett_luce")
+    return _fit_terms(member, numer, n_items, tol, max_iter, "plackett_luce", _check_confidence(confidence))

@@ -23,6 +23,7 @@ from golfsim.stats import (
     plackett_luce,
     proportion_ci,
     share_ci,
+    share_wilson_ci,
 )
 
 # Student's sleep data (Cushny & Peebles), extra hours of sleep under two drugs for the same ten
@@ -212,6 +213,24 @@ def test_share_ci_tie_shares_and_clipping():
 # ----------------------------------------------------------------------------------------------
 
 
+def test_share_wilson_ci_is_wilson_over_the_games_when_every_unit_is_alike():
+    for shares, wins in ((np.zeros(50), 0), (np.ones(50), 200)):
+        p, low, high = share_wilson_ci(shares, trials=200)
+        ref = stats.binomtest(wins, 200).proportion_ci(0.95, method="wilson")
+        assert (low, high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+        assert low < high
+
+
+def test_share_wilson_ci_matches_the_t_interval_in_the_middle():
+    # 4000 units, each the mean of two games: away from 0 and 1 the interval is the t interval of the unit means
+    rng = np.random.default_rng(8)
+    shares = rng.integers(0, 3, size=4000) / 2
+    p, low, high = share_wilson_ci(shares, trials=8000)
+    _, t_low, t_high = share_ci(shares)
+    assert high - low == pytest.approx(t_high - t_low, rel=0.01)
+    assert low < p < high
+
+
 def test_t_interval_coverage_normal_samples():
     reps, n, true_mean = 2000, 30, 5.0
     rng = np.random.default_rng(20240601)
@@ -272,22 +291,41 @@ def test_bradley_terry_two_items_closed_form():
     assert diff == pytest.approx(400 * math.log10(3.0), abs=1e-6)
     assert fit["rating"] == pytest.approx([diff / 2, -diff / 2])
     assert diff_se(fit["cov"], 0, 1) == pytest.approx(ELO_SCALE / math.sqrt(40 * 0.75 * 0.25), rel=1e-6)
-    # The default prior adds half a win each way.
-    fit = bradley_terry([[0, 30], [10, 0]])
+    # A prior adds pseudo-wins each way.
+    fit = bradley_terry([[0, 30], [10, 0]], prior=0.5)
     assert fit["rating"][0] - fit["rating"][1] == pytest.approx(400 * math.log10(30.5 / 10.5), abs=1e-6)
 
 
-def test_bradley_terry_unbeaten_item_is_finite():
-    fit = bradley_terry([[0, 5], [0, 0]])
+def test_bradley_terry_unbeaten_item_is_finite_with_a_prior():
+    fit = bradley_terry([[0, 5], [0, 0]], prior=0.5)
     assert np.all(np.isfinite(fit["rating"])) and np.all(np.isfinite(fit["se"]))
     assert fit["rating"][0] - fit["rating"][1] == pytest.approx(400 * math.log10(11.0), abs=1e-6)
-    # Unbeaten against a whole field, with games among the others too.
     wins = np.array([[0, 4, 6], [0, 0, 3], [0, 2, 0]])
-    fit = bradley_terry(wins)
+    fit = bradley_terry(wins, prior=0.5)
     assert np.all(np.isfinite(fit["rating"]))
     assert np.argmax(fit["rating"]) == 0
-    with pytest.raises(ValueError, match="prior > 0"):
-        bradley_terry(wins, prior=0)
+
+
+def test_bradley_terry_unbeaten_item_gets_a_bound_and_leaves_the_anchoring():
+    # Item 0 is unbeaten against a field whose own games are a 3-2 split: 1 and 2 are rated alone, centred on
+    # their mean, exactly as without item 0, and 0 gets a lower bound.
+    wins = np.array([[0, 4, 6], [0, 0, 3], [0, 2, 0]])
+    fit = bradley_terry(wins)
+    assert fit["standing"].tolist() == ["never lost", "rated", "rated"]
+    alone = bradley_terry(wins[1:, 1:])
+    assert fit["rating"][1:] == pytest.approx(alone["rating"], abs=1e-8)
+    assert fit["se"][1:] == pytest.approx(alone["se"], abs=1e-8)
+    assert math.isnan(fit["rating"][0]) and math.isnan(fit["se"][0])
+    assert fit["bound"][0] > fit["rating"][1:].min()
+
+
+@pytest.mark.parametrize("n", [3, 40, 2000])
+def test_bradley_terry_bound_of_two_items_is_clopper_pearson(n):
+    fit = bradley_terry([[0, 0], [n, 0]])  # item 0 never won
+    assert fit["standing"].tolist() == ["never won", "rated"]
+    assert fit["rating"][1] == 0.0
+    high = stats.binomtest(0, n).proportion_ci(0.95, method="exact").high
+    assert fit["bound"][0] == pytest.approx(400 * math.log10(high / (1 - high)), abs=1e-6)
 
 
 def bt_objective(theta, wins, prior):
@@ -442,7 +480,9 @@ def test_plackett_luce_ties_average_over_orders():
 def test_plackett_luce_tie_for_first_between_two_is_two_half_games():
     tied = plackett_luce([[0, 1, 2], [0, 1, 2]], 3, scores=[[5, 5, 9], [5, 5, 9]])
     split = plackett_luce([[0, 1, 2], [1, 0, 2]], 3)
-    assert tied["rating"] == pytest.approx(split["rating"], abs=1e-8)
+    assert tied["rating"] == pytest.approx(split["rating"], abs=1e-8, nan_ok=True)
+    assert tied["bound"] == pytest.approx(split["bound"], abs=1e-6, nan_ok=True)
+    assert tied["standing"].tolist() == ["rated", "rated", "never won"]
     assert tied["rating"][0] == pytest.approx(tied["rating"][1], abs=1e-8)
 
 
@@ -459,12 +499,23 @@ def test_plackett_luce_padding_and_unequal_tables():
     assert lone["rating"] == pytest.approx(plackett_luce(full, 4)["rating"], abs=1e-8)
 
 
-def test_plackett_luce_unbeaten_item_is_finite():
+def test_plackett_luce_unbeaten_item_is_finite_with_a_prior():
     rankings = [[0, 1, 2], [0, 2, 1], [0, 1, 2]]
-    fit = plackett_luce(rankings, 3)
+    fit = plackett_luce(rankings, 3, prior=0.5)
     assert np.all(np.isfinite(fit["rating"])) and np.argmax(fit["rating"]) == 0
-    with pytest.raises(ValueError, match="prior > 0"):
-        plackett_luce(rankings, 3, prior=0)
+
+
+def test_plackett_luce_winless_item_is_bounded_and_the_rest_rated_among_themselves():
+    # Item 3 always finishes last: the others are rated on the orders among themselves, as if it had not played.
+    rng = np.random.default_rng(5)
+    orders = np.array([rng.permutation(3) for _ in range(300)])
+    with_last = np.column_stack([orders, np.full(300, 3)])
+    fit = plackett_luce(with_last, 4)
+    alone = plackett_luce(orders, 3)
+    assert fit["standing"].tolist() == ["rated", "rated", "rated", "never won"]
+    assert fit["rating"][:3] == pytest.approx(alone["rating"], abs=1e-7)
+    assert fit["se"][:3] == pytest.approx(alone["se"], abs=1e-7)
+    assert fit["bound"][3] < fit["rating"][:3].min()
 
 
 @pytest.mark.parametrize(

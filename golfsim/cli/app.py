@@ -32,6 +32,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's own help: option names in full, wrapped to the terminal, and no markup to eat text like golfsim[dask]
+    rich_markup_mode=None,
 )
 out = Console()
 err = Console(stderr=True)
@@ -94,6 +96,23 @@ def executor_for(dask: str | None):
 DaskOption = Annotated[str | None, typer.Option(
     "--dask", help="Run the tasks on Dask: local (a LocalCluster, one worker process per core), local:N (N worker "
                    "processes) or a running scheduler's address tcp://HOST:PORT. Needs golfsim[dask].")]
+
+
+def show_version(value: bool) -> None:
+    """``golfsim --version``: print the version and stop."""
+    if value:
+        from golfsim import __version__
+
+        print(f"golfsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[bool, typer.Option("--version", callback=show_version, is_eager=True,
+                                          help="Print golfsim's version and exit.")] = False,
+) -> None:
+    pass
 
 
 # ---------------------------------------------------------------- shared rule flags
@@ -178,7 +197,8 @@ def score(
     jokers: Jokers = "none",
     twos_pair: TwosPair = "zero",
     four_of_a_kind_bonus: FourBonus = 0,
-    format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    format: Annotated[ScoreFormat, typer.Option(
+        "--format", help="table or json (columns numbered from 1, as in the table).")] = ScoreFormat.table,
 ):
     """Score one layout, column by column."""
     from golfsim.core.scoring import score_layout
@@ -192,7 +212,7 @@ def score(
     for col in ("column", "top", "bottom", "points", "why"):
         table.add_column(col, justify="right" if col == "points" else "left")
     for c in result["columns"]:
-        table.add_row(str(c["column"] + 1), c["top"], c["bottom"], str(c["points"]), c["why"])
+        table.add_row(str(c["column"]), c["top"], c["bottom"], str(c["points"]), c["why"])
     if result["bonus"]:
         table.add_row("", "", "", str(result["bonus"]), "four-of-a-kind bonus")
     table.add_row("", "", "", f"[bold]{result['score']}[/]", "[bold]score[/]")
@@ -203,17 +223,24 @@ def score(
 @app.command("agents")
 @clear_errors
 def list_agents(
+    name: Annotated[str | None, typer.Argument(help="Show only this agent (default: every agent).")] = None,
     format: Annotated[Format, typer.Option(
         "--format", help="table (default), json (one document) or csv (one row per agent parameter).")] = Format.table,
 ):
-    """List the registered agents, their parameters and defaults (user agents included)."""
+    """List the registered agents, their parameters, defaults and ranges (user agents included)."""
     from golfsim.agents.base import REGISTRY, available
+    from golfsim.cli.agents import agent_blocks
 
     available()  # loads the user agents named by GOLFSIM_AGENT_MODULES and entry points
+    names = sorted(REGISTRY)
+    if name is not None:
+        if name.strip().lower() not in REGISTRY:
+            raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(names)}")
+        names = [name.strip().lower()]
     rows = []
-    for name in sorted(REGISTRY):
-        spec = REGISTRY[name]
-        rows.append({"agent": name, "kind": spec.kind, "description": spec.description,
+    for agent in names:
+        spec = REGISTRY[agent]
+        rows.append({"agent": agent, "kind": spec.kind, "description": spec.description,
                      "parameters": [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]})
     if format is Format.json:
         print(json.dumps(rows))
@@ -228,16 +255,7 @@ def list_agents(
                 writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
                                  f"{p['default']:g}" if p["name"] else "", p["doc"]])
         return
-    table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
-    for col in ("agent", "kind", "description", "parameters (default)"):
-        table.add_column(col, no_wrap=col != "parameters (default)")
-    for row in rows:
-        params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
-        table.add_row(row["agent"], row["kind"], row["description"], params)
-    # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns (room for the longest description
-    # and a parameter with its help on one line); a terminal keeps its width.
-    widest = max((len(row["description"]) for row in rows), default=0)
-    (out if out.is_terminal else Console(width=max(200, widest + 150))).print(table)
+    sys.stdout.write(agent_blocks([REGISTRY[agent] for agent in names], out.width if out.is_terminal else 80))
 
 
 # ---------------------------------------------------------------- bench
@@ -506,21 +524,22 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
 
 
 # ---------------------------------------------------------------- sweep
-SWEEP_EXAMPLE = """\b
-Example (experiments/sweeps/example.toml):
+SWEEP_EXAMPLE = """Example (experiments/sweeps/example.toml):
 
-    \\[sweep]
+\b
+    [sweep]
     seed = 0
     games = 1000          # deal sets per cell
-    \\[rules]               # the same in every cell
+    [rules]               # the same in every cell
     holes = 9
-    \\[axes]                # every combination is one cell
+    [axes]                # every combination is one cell
     players = [2, 3]
     end = ["immediate", "one_last_turn"]
     watch = [0, 0.25, 0.5]   # fills {watch} in the pools
-    \\[pools]
+    [pools]
     field = ["ev:watch_discard={watch}", "greedy", "pair-builder"]
 
+\b
     golfsim sweep experiments/sweeps/example.toml --out results/sweeps/example
 """
 
@@ -529,8 +548,8 @@ Example (experiments/sweeps/example.toml):
 @clear_errors
 def sweep(
     config: Annotated[Path, typer.Argument(
-        help="The sweep's TOML file: \\[sweep] games and seed, \\[rules] shared options, \\[axes] swept "
-             "values, \\[pools] agents.")],
+        help="The sweep's TOML file: [sweep] games and seed, [rules] shared options, [axes] swept "
+             "values, [pools] agents.")],
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="The sweep's directory (default: results/sweeps/NAME under the current directory); "
                       "finished cells there are kept and not played again.")] = None,
@@ -607,15 +626,13 @@ def _print_sweep_table(result, limit: int = 40) -> None:
 
 
 # ---------------------------------------------------------------- tune
-TUNE_EXAMPLES = """Examples:
-
-  golfsim tune ev --against ev,greedy --players 2 --trials 200 --games 400 --seed 0
-
-  golfsim tune ev --params watch_discard,horizon=1:5 --trials 50 --out /tmp/ev-tuning
-
-  golfsim tune 'greedy:fixed_hidden=1' --params hidden_value=0:10:0.5 --against ev
-
-  golfsim tune ev --against ev,greedy --trials 300 --resume   (continues an interrupted or shorter study)
+TUNE_EXAMPLES = """\b
+Examples:
+  golfsim tune ev --against ev,greedy --players 2 --trials 200 --games 400
+  golfsim tune ev --params watch_discard,horizon=1:5 --trials 50 --out /tmp/ev
+  golfsim tune greedy:fixed_hidden=1 --params hidden_value=0:10:0.5
+  golfsim tune ev --against ev,greedy --trials 300 --resume
+  (the last continues an interrupted or shorter study)
 """
 
 
@@ -737,8 +754,10 @@ HINT_HELP = "\n\n".join((
     "ignored (5H). With --end one-last-turn an opponent with six cards face up has gone out.",
     "\b\nExamples:\n"
     '  golfsim hint "me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q"\n'
-    '  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: 6 2 J / A 2 5; discard: 6 J 7" --end one-last-turn\n'
-    '  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; hole: 9; totals: 31 27" --objective 2',
+    '  golfsim hint "me: K ? 4 / K ? ?; opp: 8 8 ? / 3 ? 9; opp: 6 2 J / A 2 5; \\\n'
+    '    discard: 6 J 7" --end one-last-turn\n'
+    '  golfsim hint "me: 9 ? Q / 9 4 ?; opp: 3 3 ? / A 5 ?; discard: 7 2 8; \\\n'
+    '    hole: 9; totals: 31 27" --objective 2',
     "mc (the determinized Monte-Carlo searcher) plays every move in the same SAMPLES sampled worlds to the end of the "
     "deal, ev in every seat; the table shows the mean of your deal score and of mc's objective with standard "
     "errors, and ev's own value of each move (the layout it leaves: its expected score less the chance of pairs to "
@@ -781,7 +800,8 @@ def replay(
     log: Annotated[Path, typer.Argument(help="A decision log (tournament --log) or a game saved by 'golfsim play'.")],
     game: Annotated[int, typer.Option(help="The game's number in the log (column 'game').")] = 0,
     hole: Annotated[int | None, typer.Option(
-        help="A hole, from 0: show its deal move by move. Without it: the game's scorecard.")] = None,
+        help="A hole, from 1 as on the scorecard: show its deal move by move. Without it: the game's "
+             "scorecard.")] = None,
 ):
     """Show a logged game: its scorecard, or one deal move by move with every layout."""
     from golfsim.logs.replay import deal_lines, scorecard_lines

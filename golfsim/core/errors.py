@@ -32,4 +32,4 @@ def check_agent_errors(errors, labels, first_game: int) -> None:
         hole, seat, action, phase = (int(x) for x in errors[i])
         raise IllegalActionError(
             f"agent {labels[seat]!r} (seat {seat}) returned the illegal action {action} ({action_name(action)}) "
-            f"in the {PHASE_NAMES[phase]} phase of game {first_game + i}, hole {hole - 1}")
+            f"in the {PHASE_NAMES[phase]} phase of game {first_game + i}, hole {hole} (holes count from 1)")

@@ -18,8 +18,9 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
     Returns
     -------
     dict
-        ``layout``, ``rules`` (the options that differ from the default), ``score``, ``bonus`` and ``columns``: one
-        entry per column with ``column``, ``top``, ``bottom``, ``points`` and ``why``.
+        ``layout``, ``rules`` (the options that differ from the default), ``score``, ``bonus``, ``columns``: one
+        entry per column with ``column`` (numbered from 1, left to right, as people and the table count them),
+        ``top``, ``bottom``, ``points`` and ``why``, and ``numbering``, the sentence that says so.
 
     Raises
     ------
@@ -49,7 +50,7 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
             why = f"pair of {rank_name(top)}" + (" keeps its value" if pts else " scores 0")
         else:
             why = f"{points[top]} + {points[bottom]}".replace("+ -", "- ")
-        columns.append({"column": c, "top": rank_name(top), "bottom": rank_name(bottom), "points": pts, "why": why})
+        columns.append({"column": c + 1, "top": rank_name(top), "bottom": rank_name(bottom), "points": pts, "why": why})
     total = int(score_cards(arr, 0, packed))
     changed = {k: v for k, v in rules.changed_options().items() if k != "players"}
     return {
@@ -58,4 +59,5 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
         "score": total,
         "bonus": total - sum(c["points"] for c in columns),
         "columns": columns,
+        "numbering": "columns count from 1, left to right",
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from golfsim.core.cards import format_layout, rank_name
-from golfsim.logs.trace import LogFile, replay_deal, scorecard
+from golfsim.logs.trace import LogError, LogFile, replay_deal, scorecard
 
 
 def _layout(cards) -> str:
@@ -11,15 +11,23 @@ def _layout(cards) -> str:
 
 
 def deal_lines(log: LogFile, game: int, hole: int) -> list[str]:
-    """The deal ``hole`` of logged game ``game``, replayed through the engine, as text lines: one per move with the
-    move and every layout after it, then the scores."""
-    moves, end = replay_deal(log, game, hole)
-    players = log.rules.players
+    """Hole ``hole`` of logged game ``game``, counted from 1 as on the scorecard (the log's ``hole`` column counts
+    from 0), replayed through the engine, as text lines: one per move with the move and every layout after it, then
+    the scores."""
+    holes = log.rules.holes
+    if not 1 <= hole <= holes:
+        raise LogError(f"hole {hole} is not in game {game} of {log.path.name}: holes count from 1 (1 to {holes})")
     seating = _seating(log, game)
+    try:
+        moves, end = replay_deal(log, game, hole - 1)
+    except LogError as err:  # its messages name the log's hole, from 0
+        if "is not in game" in str(err):
+            raise LogError(f"hole {hole} is not in game {game} of {log.path.name}: the run stopped before it") from None
+        raise LogError(str(err).replace(f"hole {hole - 1}", f"hole {hole}", 1)) from None
+    players = log.rules.players
     names = [f"{label} (seat {p})" for p, label in enumerate(seating)]
-    lines = [f"game {game}, hole {hole} (deal {hole + 1} of {log.rules.holes}; {log.rules.describe()}; "
-             f"deal seed {log.seed}); "
-             f"{names[hole % players]} moves first"]
+    lines = [f"game {game}, hole {hole} of {holes} ({log.rules.describe()}; deal seed {log.seed}); "
+             f"{names[(hole - 1) % players]} moves first"]
     for m in moves:
         e = m.event
         when = "opening" if e.phase == "open" else f"turn {e.turn}"

@@ -51,6 +51,16 @@ def _range(low, high) -> str:
     return f"{100 * low:.1f}-{100 * high:.1f}"
 
 
+def _rating(row) -> str:
+    """``rating ± se``, or the bound of an agent that is not rated (never won or never lost against the rest)."""
+    standing = getattr(row, "rating_standing", "rated")
+    if standing == "rated" or standing == "none":
+        return _pm(row.rating, row.rating - row.rating_se, row.rating + row.rating_se, ".0f", sign=True)
+    if standing in ("never won", "never lost") and not math.isnan(row.rating_bound):
+        return f"{'<' if standing == 'never won' else '>'} {row.rating_bound:+.0f} ({standing})"
+    return f"- ({standing})"
+
+
 def print_report(result, console: Console | None = None) -> None:
     """Print the standings, play-style and head-to-head tables and the notes on how they were made."""
     console = console or Console()
@@ -61,14 +71,16 @@ def print_report(result, console: Console | None = None) -> None:
              + (f" (anchor {cfg['anchor']})" if cfg["anchor"] else "") + f" -- {caption(result)}")
     table = RichTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                       caption=f"score: mean {holes}-hole total ± {level} CI half-width (over deal sets); "
-                              "wins: win rate, ties shared; rating ± standard error", caption_justify="left")
+                              f"wins: win rate, ties shared, {level} Wilson interval; rating ± standard error, "
+                              "0 = mean of the rated agents (< or >: never won or never lost, "
+                              f"{level} bound)", caption_justify="left")
     for col in ("#", "agent", f"{holes}-hole score", "per hole", "wins", f"{level} CI", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
     for row in result.standings.itertuples(index=False):
         table.add_row(
             str(row.rank), row.agent, _pm(row.mean_score, row.mean_score_low, row.mean_score_high),
             _num(row.mean_hole_score, ".3f"), _pct(row.win_rate), _range(row.win_rate_low, row.win_rate_high),
-            _pm(row.rating, row.rating - row.rating_se, row.rating + row.rating_se, ".0f", sign=True),
+            _rating(row),
         )
     console.print(table)
 

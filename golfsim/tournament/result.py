@@ -27,15 +27,20 @@ class TournamentResult:
         (``_low``, ``_high``; per hole), ``win_rate`` (``_low``, ``_high``; shared ties count ``1/k``),
         ``went_out_rate`` (share of its deals in which it went out; ``_low``, ``_high`` over deal sets),
         ``out_win_rate`` (share of those deals whose lowest deal score it held, ties shared), ``mean_turns`` (turns
-        per deal, all players), ``truncated_deals``, ``rating`` and ``rating_se``.
+        per deal, all players), ``truncated_deals``, ``rating``, ``rating_se``, ``rating_standing`` and
+        ``rating_bound`` (as ``standing`` and ``bound`` of ``ratings``). Win and went-out rates have Wilson
+        intervals at the effective sample size of the deal sets (:func:`golfsim.stats.share_wilson_ci`).
     head_to_head : pandas.DataFrame
         One row per ordered pair of agents that met: ``agent, opponent, mean_diff, mean_diff_low, mean_diff_high``
         (paired mean of ``total(agent) - total(opponent)`` on identical deals; negative means the agent scored
         lower, i.e. better), ``win_rate`` (``_low``, ``_high``; share of their games the agent finished ahead of the
         opponent, ties half), ``deal_sets`` and ``games``.
     ratings : pandas.DataFrame
-        ``rank, agent, rating, rating_se``, strongest first, on the Elo-like scale of :mod:`golfsim.stats`
-        (ratings sum to 0; 400 points are odds of 10 to 1). ``rating_model`` names the model.
+        ``rank, agent, rating, rating_se, standing, bound``, strongest first, on the Elo-like scale of
+        :mod:`golfsim.stats` (the rated agents' ratings sum to 0; 400 points are odds of 10 to 1). ``standing`` is
+        ``rated``, or ``never won`` / ``never lost`` for an agent without a finite estimate, whose ``rating`` and
+        ``rating_se`` are NaN and whose ``bound`` is an upper / lower bound at the run's confidence level.
+        ``rating_model`` names the model.
     rating_cov : pandas.DataFrame
         Covariance of the ratings (agent x agent); ``se(r_i - r_j) = sqrt(c_ii + c_jj - 2 c_ij)``.
     config : dict
@@ -156,7 +161,10 @@ class TournamentResult:
             f"Scores: {cfg['rules']['holes']}-hole totals, lower is better; {round(100 * cfg['confidence'])}% "
             "t-intervals over deal sets; win rate shares ties; head-to-head = paired mean difference on the same "
             "deals.",
-            f"Rating: {self.rating_model}, maximum likelihood, Elo-like scale (400 points = 10:1 odds), mean 0"
+            f"Rating: {self.rating_model}, maximum likelihood, Elo-like scale (400 points = 10:1 odds), anchored "
+            "at 0 = the mean of the rated agents. An agent that never won (or never lost) against them has no "
+            f"finite estimate: it is not rated and shows the {round(100 * cfg['confidence'])}% bound of its "
+            "rating (Clopper-Pearson-style, given the others' ratings) and leaves the others' ratings unchanged"
             + ("" if self.config.get("rating_converged", True) else "; WARNING: the fit did not converge") + ".",
         ]
         if cfg["seating"] == "rotations" and cfg["players"] > 2 and any(len(set(t["agents"])) > 2

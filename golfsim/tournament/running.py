@@ -209,19 +209,30 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
     tables, orders_per_table, total_games = plan.tables, plan.orders_per_table, plan.total_games
 
     rows, h2h = _standings_and_pairs(blocks, seatings, len(choices), rules.holes, confidence)
-    fit, model = _fit_ratings(blocks, seatings, len(choices), players)
+    fit, model = _fit_ratings(blocks, seatings, len(choices), players, confidence)
     standings = pd.DataFrame(rows)
     standings["agent"] = [labels[i] for i in standings["agent"]]
     if fit is not None:
         standings["rating"] = fit["rating"]
         standings["rating_se"] = fit["se"]
-        ratings = pd.DataFrame({"agent": labels, "rating": fit["rating"], "rating_se": fit["se"]})
-        ratings = ratings.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+        standings["rating_standing"] = list(fit["standing"])
+        standings["rating_bound"] = fit["bound"]
+        ratings = pd.DataFrame({"agent": labels, "rating": fit["rating"], "rating_se": fit["se"],
+                                "standing": list(fit["standing"]), "bound": fit["bound"]})
+        # rated agents by rating, those that never lost above them and those that never won below
+        order = np.where(fit["rated"], fit["rating"], np.select(
+            [fit["standing"] == "never lost", fit["standing"] == "never won"], [math.inf, -math.inf], math.nan))
+        ratings = ratings.assign(_order=order).sort_values("_order", ascending=False, kind="stable",
+                                                           na_position="last")
+        ratings = ratings.drop(columns="_order").reset_index(drop=True)
         cov = pd.DataFrame(fit["cov"], index=labels, columns=labels)
     else:
         standings["rating"] = math.nan
         standings["rating_se"] = math.nan
-        ratings = pd.DataFrame({"agent": labels, "rating": math.nan, "rating_se": math.nan})
+        standings["rating_standing"] = "none"
+        standings["rating_bound"] = math.nan
+        ratings = pd.DataFrame({"agent": labels, "rating": math.nan, "rating_se": math.nan, "standing": "none",
+                                "bound": math.nan})
         cov = pd.DataFrame(np.full((len(labels), len(labels)), math.nan), index=labels, columns=labels)
     ratings.insert(0, "rank", np.arange(1, len(ratings) + 1))
     ratings["model"] = model.split(" (")[0]

@@ -10,9 +10,9 @@ import numpy as np
 
 from golfsim import stats
 
-# MM iterations for the ratings. The fits run on a handful of aggregated terms, so even a very lopsided field
-# (a random agent rated 2000 points below the rest converges slowly, linearly) costs only seconds.
-_MAX_ITER = 1_000_000
+# Iteration cap of the rating fits (MM steps finished by Newton steps, on a handful of aggregated terms).
+_MAX_ITER = 100_000
+
 
 def _win_shares(totals: np.ndarray) -> np.ndarray:
     if totals.shape[0] == 0:
@@ -80,10 +80,11 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
         unit_score = sum_total[a] / plays[a]
         unit_share = sum_share[a] / plays[a]
         m, lo, hi = stats.mean_ci(unit_score, confidence)
-        w, wlo, whi = stats.share_ci(np.clip(unit_share, 0.0, 1.0), confidence)
-        # deal sets are the independent units (duplicate deals tie an agent's games within one), as for win rates
-        _, olo, ohi = stats.share_ci(np.clip(sum_outs[a] / (plays[a] * holes), 0.0, 1.0), confidence)
+        # deal sets are the independent units (duplicate deals tie an agent's games within one); the Wilson
+        # interval at their effective sample size is never zero-width, even for an agent that never won
+        w, wlo, whi = stats.share_wilson_ci(np.clip(unit_share, 0.0, 1.0), games, confidence)
         deals = games * holes
+        _, olo, ohi = stats.share_wilson_ci(np.clip(sum_outs[a] / (plays[a] * holes), 0.0, 1.0), deals, confidence)
         outs = sum_outs[a].sum()
         row.update({
             "mean_score": m, "mean_score_low": lo, "mean_score_high": hi,
@@ -102,7 +103,7 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
         unit_diff = diff / c
         unit_win = np.clip(pair_win[(a, b)] / c, 0.0, 1.0)
         d = stats.paired_difference(unit_diff, np.zeros(n), confidence)
-        w, wlo, whi = stats.share_ci(unit_win, confidence)
+        w, wlo, whi = stats.share_wilson_ci(unit_win, c * n, confidence)
         for x, y, sign in ((a, b, 1.0), (b, a, -1.0)):
             mean, low, high = sign * d["mean"], d["low"], d["high"]
             if sign < 0:
@@ -113,13 +114,14 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
     return rows, h2h
 
 
-def _plackett_luce_counted(rankings: np.ndarray, scores: np.ndarray, k: int, prior: float = 0.5) -> dict:
+def _plackett_luce_counted(rankings: np.ndarray, scores: np.ndarray, k: int, prior: float = 0.0,
+                           confidence: float = 0.95) -> dict:
     """:func:`golfsim.stats.plackett_luce` on full tables, each distinct finishing order counted once.
 
     A tournament repeats the same few finishing orders (``P!`` orders and their tie patterns per table) many
     thousands of times. This builds the same choice terms as ``stats.plackett_luce`` -- ties split over the orders
     of each tied group, ``prior`` pseudo-wins between agents that met -- but weights each distinct pattern by its
-    count, and fits them with the same MM engine, so the estimate is the same at a tiny fraction of the cost.
+    count, and fits them with the same engine, so the estimate is the same at a tiny fraction of the cost.
     """
     tied = np.diff(scores, axis=1) == 0
     patterns, counts = np.unique(np.concatenate([rankings, tied.astype(np.int64)], axis=1), axis=0,
@@ -154,10 +156,10 @@ def _plackett_luce_counted(rankings: np.ndarray, scores: np.ndarray, k: int, pri
     member = sparse.csr_matrix((np.ones(rows.size), (rows, np.concatenate(member_cols))), shape=(n_terms, k))
     numer = sparse.csr_matrix((np.concatenate(numer_vals), (np.concatenate(numer_rows), np.concatenate(numer_cols))),
                               shape=(n_terms, k))
-    return stats._fit_terms(member, numer, k, 1e-10, _MAX_ITER, "plackett_luce")
+    return stats._fit_terms(member, numer, k, 1e-10, _MAX_ITER, "plackett_luce", confidence)
 
 
-def _fit_ratings(blocks, seatings, k, players):
+def _fit_ratings(blocks, seatings, k, players, confidence=0.95):
     """Maximum-likelihood ratings of the games: Bradley-Terry for two seats, Plackett-Luce for more."""
     games = sum(b.totals.shape[0] for b in blocks)
     if games == 0:
@@ -181,13 +183,13 @@ def _fit_ratings(blocks, seatings, k, players):
                     wins[b, a] += (1.0 - share).sum()
             model = "Bradley-Terry" if players == 2 else \
                 "Bradley-Terry (per game, each agent against the anchor: share of the anchor's seats it beat)"
-            return stats.bradley_terry(wins, max_iter=_MAX_ITER), model
+            return stats.bradley_terry(wins, max_iter=_MAX_ITER, confidence=confidence), model
         rankings, scores = [], []
         for (_, _, seats), blk in zip(seatings, blocks, strict=True):
             order = np.argsort(blk.totals, axis=1, kind="stable")
             rankings.append(np.asarray(seats, dtype=np.int64)[order])
             scores.append(np.take_along_axis(blk.totals, order, axis=1))
-        fit = _plackett_luce_counted(np.concatenate(rankings), np.concatenate(scores), k)
+        fit = _plackett_luce_counted(np.concatenate(rankings), np.concatenate(scores), k, confidence=confidence)
     return fit, "Plackett-Luce (finishing order of every game, ties split)"
 
 

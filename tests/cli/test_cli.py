@@ -50,7 +50,8 @@ def test_score_reproduces_worked_examples_column_by_column_as_json(layout, optio
     assert doc["bonus"] == bonus
     top, bottom = layout.split(" / ")
     assert [(c["column"], c["top"], c["bottom"]) for c in doc["columns"]] == list(
-        zip(range(3), top.split(), bottom.split(), strict=True))
+        zip(range(1, 4), top.split(), bottom.split(), strict=True))
+    assert doc["numbering"] == "columns count from 1, left to right"
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -166,17 +167,19 @@ def test_bench_vs_c_names_a_missing_binary(tmp_path):
 
 
 def listed_agents(text: str) -> dict[str, tuple[str, dict[str, float]]]:
-    """``golfsim agents``' table as {agent: (kind, {parameter: default})}; a row's cells may continue on the lines
-    below it, with the agent cell empty."""
-    rows: dict[str, list] = {}
-    name = None
-    for agent, kind, _description, parameters in table_rows(text):
-        if agent:
-            name = agent
-            rows[name] = [kind, ""]
-        rows[name][1] += " " + parameters
-    return {agent: (kind, {p: float(v) for p, v in re.findall(r"(?:^|\s)(\w+)=(-?[\d.]+):", params)})
-            for agent, (kind, params) in rows.items()}
+    """``golfsim agents``' blocks as {agent: (kind, {parameter: default})}: a block starts with ``name (kind)`` at
+    the margin, and each parameter line is ``name=default  (range)`` indented by two."""
+    listed: dict[str, tuple[str, dict[str, float]]] = {}
+    for line in text.splitlines():
+        head = re.fullmatch(r"([a-z][\w-]*) \(([\w-]+)\)", line)
+        if head:
+            name = head.group(1)
+            listed[name] = (head.group(2), {})
+            continue
+        param = re.fullmatch(r"  (\w+)=(-?[\d.]+)  \(.*\)", line)
+        if param:
+            listed[name][1][param.group(1)] = float(param.group(2))
+    return listed
 
 
 def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():

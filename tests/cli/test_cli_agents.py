@@ -1,4 +1,6 @@
-"""``golfsim agents`` in every format, run as a real command whose output goes to a pipe (as in a script)."""
+"""``golfsim agents`` as a person reads it: in an 80-column terminal (a pseudo-terminal), piped, and for one agent."""
+
+from __future__ import annotations
 
 import csv
 import io
@@ -6,60 +8,68 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
+import pexpect
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-BUILT_IN = {"ev", "greedy", "pair-builder", "random"}
-# a few parameters with their documented defaults (README's table of tips)
-KNOWN_DEFAULTS = {("greedy", "blind_swap"): -99.0, ("pair-builder", "keep_threshold"): 6.0,
-                  ("ev", "watch_discard"): 0.25, ("ev", "count_out"): 1.0}
+from tests.cli.test_cli import listed_agents
 
 
-def agents_output(*args) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("GOLFSIM_AGENT_MODULES", "COLUMNS")}
-    result = subprocess.run([sys.executable, "-m", "golfsim", "agents", *args], capture_output=True, text=True,
-                            cwd=REPO, env=env, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+def golfsim(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "80"})
 
 
-def test_json_lists_every_agent_with_its_parameters_and_defaults():
-    doc = json.loads(agents_output("--format", "json"))
-    by_name = {a["agent"]: a for a in doc}
-    assert BUILT_IN <= set(by_name)
-    assert all(by_name[name]["kind"] == "built-in" for name in BUILT_IN)
-    # shipped but named to use: the searcher, and the reference that sees hidden cards
-    assert (by_name["mc"]["kind"], by_name["oracle"]["kind"]) == ("search", "reference")
-    assert by_name["random"]["parameters"] == []
-    for (agent, param), default in KNOWN_DEFAULTS.items():
-        (entry,) = [p for p in by_name[agent]["parameters"] if p["name"] == param]
-        assert entry["default"] == default and entry["doc"]
+def in_terminal(*args: str, columns: int = 80) -> str:
+    """The screen text of ``golfsim ARGS`` in a pseudo-terminal ``columns`` wide."""
+    child = pexpect.spawn(sys.executable, ["-m", "golfsim", *args], dimensions=(50, columns), encoding="utf-8",
+                          timeout=300, env={**os.environ, "COLUMNS": str(columns), "TERM": "xterm"})
+    text = child.read()
+    child.close()
+    assert child.exitstatus == 0, text
+    return text.replace("\r\n", "\n")
 
 
-def test_csv_has_one_row_per_parameter():
-    rows = list(csv.DictReader(io.StringIO(agents_output("--format", "csv"))))
-    assert set(rows[0]) == {"agent", "kind", "description", "parameter", "default", "parameter_doc"}
-    for (agent, param), default in KNOWN_DEFAULTS.items():
-        (row,) = [r for r in rows if r["agent"] == agent and r["parameter"] == param]
-        assert float(row["default"]) == default
-    assert [r["parameter"] for r in rows if r["agent"] == "random"] == [""]
-    assert {r["agent"] for r in rows} >= BUILT_IN
+@pytest.mark.parametrize("columns", [80, 100])
+def test_every_agent_and_parameter_is_readable_in_a_terminal(columns):
+    text = in_terminal("agents", columns=columns)
+    assert max(len(line) for line in text.splitlines()) <= columns
+    assert "…" not in text  # nothing cut short, e.g. 'gre…'
+    listed = listed_agents(text)
+    assert {"ev", "greedy", "pair-builder", "random", "mc", "oracle"} <= set(listed)
+    assert listed["pair-builder"][1]["keep_threshold"] == 6
+    assert "(0 or 1)" in text and "whole numbers 0 to 16" in text  # ranges shown (pair-builder's keep_threshold)
 
 
-def test_piped_table_keeps_each_description_on_one_line():
-    text = agents_output()
-    doc = json.loads(agents_output("--format", "json"))
-    lines = text.splitlines()
-    for agent in doc:
-        assert any(agent["description"] in line for line in lines), agent["description"]
-    # one line per agent plus its wrapped parameters, not a column of words
-    assert len(lines) < 60, f"{len(lines)} lines"
+def test_piped_output_has_no_long_lines():
+    done = golfsim("agents")
+    assert done.returncode == 0, done.stderr
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80
+    assert set(listed_agents(done.stdout)) >= {"ev", "greedy", "pair-builder", "random"}
 
 
-@pytest.mark.parametrize("fmt", ["yaml", "TABLE "])
-def test_an_unknown_format_is_refused(fmt):
-    result = subprocess.run([sys.executable, "-m", "golfsim", "agents", "--format", fmt], capture_output=True,
-                            text=True, cwd=REPO, timeout=300)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
+def test_one_agent_by_name():
+    done = golfsim("agents", "greedy")
+    assert done.returncode == 0, done.stderr
+    listed = listed_agents(done.stdout)
+    assert list(listed) == ["greedy"]
+    assert set(listed["greedy"][1]) == {"take_gain", "fixed_hidden", "hidden_value", "blind_swap"}
+    doc = json.loads(golfsim("agents", "greedy", "--format", "json").stdout)
+    assert [row["agent"] for row in doc] == ["greedy"]
+
+
+def test_an_unknown_agent_is_one_line_and_status_2():
+    done = golfsim("agents", "nobody")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: unknown agent 'nobody'; the agents are ev, greedy, mc, oracle, pair-builder, random"]
+
+
+def test_json_and_csv_keep_their_form():
+    doc = json.loads(golfsim("agents", "--format", "json").stdout)
+    ev = next(row for row in doc if row["agent"] == "ev")
+    assert set(ev) == {"agent", "kind", "description", "parameters"}
+    assert set(ev["parameters"][0]) == {"name", "default", "doc"}
+    rows = list(csv.DictReader(io.StringIO(golfsim("agents", "--format", "csv").stdout)))
+    assert list(rows[0]) == ["agent", "kind", "description", "parameter", "default", "parameter_doc"]
+    assert {"agent": "random", "parameter": ""}.items() <= next(r for r in rows if r["agent"] == "random").items()

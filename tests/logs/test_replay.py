@@ -23,11 +23,14 @@ def test_scorecard_and_deal_of_a_logged_game(tmp_path):
     assert card.returncode == 0, card.stderr
     total = next(line for line in card.stdout.splitlines() if line.split()[0] == "total").split()
     assert [int(v) for v in total[1:]] == sim.players[sim.players["game"] == 2]["total"].tolist()
-    deal = golfsim("replay", path, "--game", 2, "--hole", 1)
+    # holes count from 1, as on the scorecard: hole 2 is the simulator's hole index 1
+    deal = golfsim("replay", path, "--game", 2, "--hole", 2)
     assert deal.returncode == 0, deal.stderr
     lines = deal.stdout.splitlines()
-    assert lines[0].startswith("game 2, hole 1 (deal 2 of 3") and "greedy (seat 1) moves first" in lines[0]
+    assert lines[0].startswith("game 2, hole 2 of 3 (") and "greedy (seat 1) moves first" in lines[0]
     row = sim.deals[(sim.deals["game"] == 2) & (sim.deals["hole"] == 1)].iloc[0]
+    card_row = next(line for line in card.stdout.splitlines() if line.split()[0] == "2").split()
+    assert [int(v) for v in card_row[1:]] == [row["score_0"], row["score_1"]]
     assert lines[-1].endswith(f"ev (seat 0) {row['score_0']}, greedy (seat 1) {row['score_1']}")
     moves = lines[1:-1]
     assert len(moves) % 2 == 0 and all("0: " in layout and "discard" in layout for layout in moves[1::2])
@@ -45,9 +48,20 @@ def test_bad_logs_and_missing_games_get_one_line_and_exit_2(tmp_path):
         ((garbage,), "not a readable Parquet file"),
         ((tmp_path / "none.parquet",), "does not exist"),
         ((path, "--game", 5), "game 5 is not in"),
-        ((path, "--game", 1, "--hole", 2), "hole 2 is not in game 1"),
+        ((path, "--game", 1, "--hole", 3), "hole 3 is not in game 1"),
+        ((path, "--game", 1, "--hole", 0), "holes count from 1 (1 to 2)"),
     ]
     for args, message in cases:
         done = golfsim("replay", *args)
         assert done.returncode == 2, (args, done.stderr)
         assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_one_hole_of_a_one_hole_game_is_hole_1(tmp_path):
+    path = log_games(["greedy", "random"], tmp_path / "log.parquet", Rules(holes=1), games=1, seed=2)
+    card = golfsim("replay", path)
+    assert card.returncode == 0, card.stderr
+    assert [line.split()[0] for line in card.stdout.splitlines()[2:]] == ["1", "total"]
+    deal = golfsim("replay", path, "--hole", 1)
+    assert deal.returncode == 0, deal.stderr
+    assert deal.stdout.startswith("game 0, hole 1 of 1 (")

@@ -218,11 +218,11 @@ def test_standings_agree_with_the_per_game_records():
         per_set = rows.groupby("game")["total"].mean()
         m, lo, hi = stats.mean_ci(per_set.to_numpy())
         assert (s.loc[agent, "mean_score_low"], s.loc[agent, "mean_score_high"]) == pytest.approx((lo, hi))
-        # so is the went-out interval: share of the agent's deals in each deal set, clipped to [0, 1]
+        # the went-out interval is a Wilson interval over deal sets (at their effective sample size, at most the
+        # agent's deals) of the share of the agent's deals in each deal set
         out_share = rows.groupby("game")["went_out"].sum() / (rows.groupby("game").size() * holes)
-        _, lo, hi = stats.mean_ci(out_share.to_numpy())
-        assert (s.loc[agent, "went_out_rate_low"], s.loc[agent, "went_out_rate_high"]) == pytest.approx(
-            (max(lo, 0.0), min(hi, 1.0)))
+        _, lo, hi = stats.share_wilson_ci(out_share.to_numpy(), len(rows) * holes)
+        assert (s.loc[agent, "went_out_rate_low"], s.loc[agent, "went_out_rate_high"]) == pytest.approx((lo, hi))
         assert s.loc[agent, "went_out_rate_low"] < s.loc[agent, "went_out_rate"] < s.loc[agent, "went_out_rate_high"]
     # Head to head: paired per deal set over the games where both sat.
     wide = games.pivot_table(index=["table", "rotation", "game"], columns="agent", values="total", observed=True)
