@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,12 +25,13 @@ class TuningResult:
     Attributes
     ----------
     agent : str
-        The winning agent string, ready to paste (``"ev:watch_discard=0.31"``); the baseline's when no trial ran.
+        The best trial's agent string (``"ev:watch_discard=0.31"``); the baseline's when no trial ran. It is only
+        recommended when it beats the baseline on fresh deals (:attr:`recommended`).
     baseline : str
         The agent as given (its defaults unless the agent string fixed some).
     best : dict or None
-        The best trial: ``trial``, ``params`` (the searched values), ``objective`` (mean lead over the field on the
-        tuning deals, points per game) with ``objective_low``/``objective_high``.
+        The best trial: ``trial``, ``params`` (the searched values), ``objective`` (mean score relative to the
+        field on the tuning deals, points per game; negative is better) with ``objective_low``/``objective_high``.
     trials : pandas.DataFrame
         One row per completed trial: ``trial``, one column per searched parameter, ``objective``,
         ``objective_low``, ``objective_high`` (the interval over the tuning deal sets), ``state`` and ``agent``.
@@ -59,20 +62,33 @@ class TuningResult:
         d = Path(directory)
         doc = json.loads((d / CONFIG_FILE).read_text())
         added = ("partial", "trials_completed", "winner", "baseline", "best_trial", "reevaluation", "seconds",
-                 "behaviour_fingerprint")
+                 "behaviour_fingerprint", "recommended")
         return cls(agent=doc["winner"], baseline=doc["baseline"], best=doc["best_trial"],
                    trials=pd.read_csv(d / TRIALS_FILE), reevaluation=doc["reevaluation"],
                    config={k: v for k, v in doc.items() if k not in added}, partial=doc["partial"],
                    seconds=doc["seconds"])
 
+    @property
+    def recommended(self) -> str | None:
+        """The winner's agent string when the re-evaluation on fresh deals shows it beats the baseline: its score
+        relative to the field minus the baseline's, paired by deal set, has an interval entirely below zero. Else
+        ``None`` (no parameters beat the defaults, or the study was interrupted before its re-evaluation)."""
+        if self.reevaluation is None or self.best is None:
+            return None
+        high = self.reevaluation["improvement"]["high"]
+        return self.agent if high is not None and math.isfinite(high) and high < 0 else None
+
     def to_dict(self) -> dict:
-        """``config.json``'s content: the config with the winner, the best trial and the re-evaluation."""
+        """``config.json``'s content: the config with the winner, the best trial, the re-evaluation and the
+        recommendation."""
         return {**self.config, "partial": self.partial, "trials_completed": int(len(self.trials)),
                 "winner": self.agent, "baseline": self.baseline, "best_trial": self.best,
-                "reevaluation": self.reevaluation, "seconds": round(self.seconds, 3)}
+                "reevaluation": self.reevaluation, "recommended": self.recommended,
+                "seconds": round(self.seconds, 3)}
 
     def lines(self) -> list[str]:
-        """What ``golfsim tune`` prints: the winner, its objective and the re-evaluation."""
+        """What ``golfsim tune`` prints: the winner, its objective, the re-evaluation and the recommendation (an
+        agent string only when it beats the baseline on fresh deals)."""
         cfg = self.config
         unit = f"points per {cfg['rules']['holes']}-hole game"
         field_text = ",".join(cfg["against"])
@@ -81,20 +97,31 @@ class TuningResult:
             return [f"no trial completed; nothing to report for {self.baseline}"]
         b = self.best
         out.append(f"best of {len(self.trials)} trials: trial {b['trial']}, {self.agent}")
-        out.append(f"  lead over the field ({field_text}) on the tuning deals (seed {cfg['seed']}, "
+        out.append(f"  score relative to the field ({field_text}) on the tuning deals (seed {cfg['seed']}, "
                    f"{cfg['games']:,} deal sets): {_ci_text(b['objective'], b['objective_low'], b['objective_high'])}"
                    f" {unit}; optimistic: the best of {len(self.trials)} noisy estimates")
-        if self.reevaluation is not None:
-            r = self.reevaluation
-            out.append(f"re-evaluated on fresh deals (seed {r['seed']}, {r['games']:,} deal sets; lower is better; "
-                       f"{round(100 * cfg['confidence'])}% intervals, {unit}):")
-            for key, text in (("winner_vs_field", f"winner's lead over the field ({field_text})"),
-                              ("baseline_vs_field", f"baseline {self.baseline}'s lead over the field"),
-                              ("improvement", "winner minus baseline against the field"),
-                              ("winner_vs_baseline", f"winner's lead over the baseline {self.baseline}")):
-                v = r[key]
-                out.append(f"  {text}: {_ci_text(v['mean'], v['low'], v['high'])}")
-        out.append(f"agent string: {self.agent}")
+        if self.reevaluation is None:
+            out.append("not re-evaluated (the study was interrupted), so nothing is recommended yet; --resume "
+                       "finishes it")
+            return out
+        r = self.reevaluation
+        out.append(f"re-evaluated on fresh deals (seed {r['seed']}, {r['games']:,} deal sets; "
+                   f"{round(100 * cfg['confidence'])}% intervals, {unit}; negative = fewer points, which is better):")
+        for key, text in (("winner_vs_field", f"winner relative to the field ({field_text})"),
+                          ("baseline_vs_field", f"baseline {self.baseline} relative to the field"),
+                          ("improvement", "winner minus baseline, against the field"),
+                          ("winner_vs_baseline", f"winner relative to the baseline {self.baseline} at one table")):
+            v = r[key]
+            out.append(f"  {text}: {_ci_text(v['mean'], v['low'], v['high'])}")
+        v = r["improvement"]
+        gain = _ci_text(v["mean"], v["low"], v["high"])
+        if self.recommended is not None:
+            out.append(f"recommended: it scores {gain} {unit} against the field compared with {self.baseline}, "
+                       "an interval below zero")
+            out.append(f"agent string: {self.recommended}")
+        else:
+            out.append(f"no parameters beat the defaults: the winner minus {self.baseline} on fresh deals is {gain} "
+                       f"{unit}, an interval that does not lie below zero; keep {self.baseline}")
         return out
 
     def plot(self):
@@ -124,7 +151,8 @@ class TuningResult:
         ax.axhline(0.0, color="0.3", lw=0.8, ls=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
-        ax.set_ylabel(f"lead over the field\n(points per {cfg['rules']['holes']}-hole game; lower is better)")
+        ax.set_ylabel(f"score relative to the field\n(points per {cfg['rules']['holes']}-hole game; "
+                      "negative = fewer, better)")
         ax.set_title(f"golfsim tune {cfg['agent']} against {','.join(cfg['against'])}\n{cfg['rules_text']}",
                      fontsize=10)
         caption = (f"TPE (optuna), seed {cfg['seed']}; {len(t)} trials{' (partial)' if self.partial else ''}, each "
@@ -134,8 +162,9 @@ class TuningResult:
             r = self.reevaluation
             v = r["winner_vs_baseline"]
             caption += (f"\nwinner (trial {self.best['trial']}): {self.agent}; on {r['games']:,} fresh deal sets its "
-                        f"lead over {self.baseline} is {_ci_text(v['mean'], v['low'], v['high'])} "
-                        f"({round(100 * cfg['confidence'])}% interval)")
+                        f"score relative to {self.baseline} is {_ci_text(v['mean'], v['low'], v['high'])} "
+                        f"({round(100 * cfg['confidence'])}% interval); "
+                        + ("recommended" if self.recommended else "not recommended: no parameters beat the defaults"))
         caption = "\n".join(textwrap.fill(part, 135) for part in caption.split("\n"))
         fig.text(0.01, 0.005, caption, fontsize=8, ha="left", va="bottom")
         fig.tight_layout(rect=(0, 0.01 + 0.03 * (1 + caption.count("\n")), 1, 1))
@@ -144,26 +173,67 @@ class TuningResult:
     def write(self, directory, fingerprint: bool = True) -> list[Path]:
         """Write ``trials.csv``, ``convergence.png`` and ``config.json`` into ``directory`` (created if needed).
 
+        The three are written to a temporary directory beside it and then renamed into place, so a stop or a full
+        disk part-way leaves the earlier files whole (and the study's ``study.db``, which this does not touch).
         ``config.json`` also records the behaviour fingerprint (:mod:`golfsim.runs.fingerprint`) of a complete
         study unless ``fingerprint`` is False; a partial one records ``null`` rather than make an interrupted run
         wait the minute or two the fingerprint's games take. Returns the paths written.
         """
-        import matplotlib.pyplot as plt
+        from golfsim.runs.outdir import write_directory
 
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        paths = [d / TRIALS_FILE, d / PLOT_FILE, d / CONFIG_FILE]
-        self.trials.to_csv(paths[0], index=False)
-        fig = self.plot()
-        fig.savefig(paths[1], dpi=120)
-        plt.close(fig)
         doc = self.to_dict()
         if fingerprint:
             from golfsim.runs.fingerprint import behaviour_fingerprint
 
             doc["behaviour_fingerprint"] = None if self.partial else behaviour_fingerprint()
-        paths[2].write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
-        return paths
+
+        def fill(staging: Path) -> list[Path]:
+            return [_write_trials(self.trials, staging / TRIALS_FILE), _write_figure(self, staging / PLOT_FILE),
+                    _write_config(doc, staging / CONFIG_FILE)]
+
+        return write_directory(directory, fill)
+
+    def write_config(self, directory) -> Path:
+        """Write ``config.json`` alone (atomically): the marker a study writes before its first trial."""
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        return _atomic_text(Path(directory) / CONFIG_FILE, _config_text(self.to_dict()))
+
+
+def _config_text(doc: dict) -> str:
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
+def _atomic_text(path: Path, text: str) -> Path:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def _write_trials(trials: pd.DataFrame, path: Path) -> Path:
+    trials.to_csv(path, index=False)
+    return path
+
+
+def _write_figure(result: TuningResult, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig = result.plot()
+    try:
+        fig.savefig(path, dpi=120)
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _write_config(doc: dict, path: Path) -> Path:
+    path.write_text(_config_text(doc))
+    return path
 
 
 def _ci_text(mean, low, high) -> str:

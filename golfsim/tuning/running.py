@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import platform
 import shlex
 import time
@@ -26,7 +25,7 @@ from golfsim.tuning.evaluation import clean as _clean
 from golfsim.tuning.evaluation import field_lead
 from golfsim.tuning.evaluation import interval as _interval
 from golfsim.tuning.evaluation import reevaluate as _reevaluate
-from golfsim.tuning.report import CONFIG_FILE, TRIALS_FILE, TuningResult
+from golfsim.tuning.report import CONFIG_FILE, TuningResult
 from golfsim.tuning.space import ParamRange, _number, agent_string, search_space
 
 
@@ -70,27 +69,6 @@ def _request(baseline: str, against: list[str], space, rules: Rules, games: int,
     return {"experiment": f"tune {baseline}", "games": games, "seed": seed, "against": against,
             "params": [r.to_dict() for r in space], "rules": rules.to_dict(), "eval_games": eval_games,
             "startup_trials": startup_trials}
-
-
-def _load_trials(directory: Path, request: dict, space) -> pd.DataFrame:
-    """The completed trials of an earlier run of ``request`` in ``directory`` (for resuming)."""
-    config_path = directory / CONFIG_FILE
-    trials_path = directory / TRIALS_FILE
-    if not config_path.is_file() or not trials_path.is_file():
-        raise ValueError(f"nothing to resume in {str(directory)!r}: it holds no {CONFIG_FILE} and {TRIALS_FILE}")
-    try:
-        held = json.loads(config_path.read_text()).get("request")
-    except (OSError, ValueError):
-        held = None
-    if held != request:
-        raise ValueError(f"cannot resume from {str(directory)!r}: it holds a study of another request "
-                         f"({(held or {}).get('experiment', 'unrecorded')}); give the same agent, field, parameters, "
-                         "rules, games and seed, or another --out")
-    table = pd.read_csv(trials_path)
-    missing = [c for c in ["trial", "objective", *(r.name for r in space)] if c not in table.columns]
-    if missing:
-        raise ValueError(f"cannot resume from {str(trials_path)!r}: it has no column {missing[0]!r}")
-    return table[table["state"] == "COMPLETE"].reset_index(drop=True)
 
 
 def _set_in(agent, choice: AgentChoice) -> list[str]:
@@ -160,7 +138,7 @@ def plan_request(agent, against=None, rules: Rules | None = None, games: int = 4
 def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, games: int = 400, seed: int = 0, *,
          params=None, eval_games: int | None = None, startup_trials: int = 10, threads: int | None = None,
          confidence: float = 0.95, progress: bool | Callable[[int, int, float | None], None] = False,
-         resume=None) -> TuningResult:
+         resume=None, directory=None) -> TuningResult:
     """Tune an agent's parameters with optuna's TPE sampler on duplicate deals against a field.
 
     Parameters
@@ -192,49 +170,49 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
     progress : bool or callable
         ``True`` shows a rich progress bar on stderr; a callable is called as ``progress(trials_done,
         trials_total, best_objective)`` after each trial (raise ``KeyboardInterrupt`` from it to stop).
-    resume : str or Path, optional
-        A directory written by an earlier, interrupted or shorter run of the same request: its completed trials
-        are taken as they are and the study continues from there.
+    resume : bool, str or Path, optional
+        Continue the study of the same request held in ``directory`` (a path here is taken as ``directory``): its
+        finished trials are taken as they are and the study runs on to ``trials``. A directory written before
+        studies had a ``study.db`` is resumed from its ``trials.csv``.
+    directory : str or Path, optional
+        Keep the study in optuna's SQLite storage ``directory/study.db`` (:mod:`golfsim.tuning.storage`): every
+        trial is committed as it ends, so no stop loses a finished trial. A ``config.json`` marked partial is
+        written there first when the directory holds none. Without it the study lives in memory.
 
     Returns
     -------
     TuningResult
-        The trials, the winner and its re-evaluation; ``write(directory)`` saves them.
+        The trials, the winner, its re-evaluation and the recommendation; ``write(directory)`` saves them.
 
     Raises
     ------
     ValueError
         For an unknown agent or parameter, an agent with no parameters, a plain-Python agent, an empty or unknown
-        field, a bad range, a non-positive ``trials``, ``games`` or ``eval_games``, or a ``resume`` directory that
-        holds another request.
+        field, a bad range, a non-positive ``trials``, ``games`` or ``eval_games``, a ``resume`` without a
+        directory, or a directory that holds another request.
 
     Examples
     --------
     >>> res = tune("ev", against="ev,greedy", rules=Rules(players=2), trials=50, games=400,
     ...            params="watch_discard,horizon")  # doctest: +SKIP
-    >>> res.agent, res.reevaluation["winner_vs_baseline"]  # doctest: +SKIP
+    >>> res.recommended, res.reevaluation["improvement"]  # doctest: +SKIP
     """
     optuna = _import_optuna()
-    from optuna.trial import TrialState, create_trial
+    from golfsim.tuning import storage
 
     start = time.perf_counter()
     plan = _plan(agent, against, rules, games, seed, params, eval_games, startup_trials)
     base, space, field_choices, rules, request = plan.base, plan.space, plan.field, plan.rules, plan.request
-    eval_games, field_strings, baseline = request["eval_games"], request["against"], plan.baseline
+    eval_games, baseline = request["eval_games"], plan.baseline
     trials = _check_count("trials", trials)
     stats._check_confidence(confidence)
     fresh_seed = _derived_seed(seed, 1)
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = {r.name: r.distribution() for r in space}
-    study = optuna.create_study(direction="minimize")
-    rows: list[dict] = []
-    if resume is not None:
-        for row in _load_trials(Path(resume), request, space).to_dict("records")[:trials]:
-            raw = {r.name: r.raw(float(row[r.name])) for r in space}
-            study.add_trial(create_trial(params=raw, distributions=distributions, value=float(row["objective"])))
-            rows.append({k: _clean(row[k]) for k in ("trial", *(r.name for r in space), "objective",
-                                                     "objective_low", "objective_high", "state", "agent")})
+    if isinstance(resume, (str, Path)):
+        directory, resume = resume, True
+    resume = bool(resume)
+    if resume and directory is None:
+        raise ValueError("resume needs the directory that holds the study")
+    directory = None if directory is None else Path(directory)
 
     # Trial 0 plays the baseline when its values lie in the space, so the winner is never worse than it on the
     # tuning deals.
@@ -242,12 +220,31 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
     if any(not r.low <= base.param_dict()[r.name] <= r.high or r.value(start_raw[r.name]) != base.param_dict()[r.name]
            for r in space):
         start_raw = None
+    config = _config(plan, trials, start_raw is not None, fresh_seed, confidence, optuna.__version__)
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        legacy = resume and not (directory / storage.STUDY_FILE).exists()
+        if legacy:
+            legacy_rows = storage.read_trials_csv(directory, request, space).to_dict("records")
+        if not (directory / CONFIG_FILE).exists():
+            TuningResult(agent=baseline, baseline=baseline, best=None, trials=pd.DataFrame(), reevaluation=None,
+                         config=config, partial=True, seconds=0.0).write_config(directory)
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    distributions = {r.name: r.distribution() for r in space}
+    study = storage.open_study(optuna, None if directory is None else directory / storage.STUDY_FILE, request,
+                               resume)
+    row_keys = ("trial", *(r.name for r in space), "objective", "objective_low", "objective_high", "state", "agent")
+    if directory is not None and resume and legacy:
+        for row in legacy_rows:
+            storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
+    rows = storage.completed_rows(study, space)[:trials]
 
     def choice_for(values: dict) -> AgentChoice:
         merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
         return AgentChoice(base.spec, tuple(float(merged[p.name]) for p in base.spec.params))
 
-    reporter = _TrialProgress(trials + 1) if progress is True else None
+    reporter = _TrialProgress(trials) if progress is True else None
     callback = reporter if reporter is not None else progress if callable(progress) else None
     interrupted = False
     reevaluation = None
@@ -256,47 +253,53 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         if reporter is not None:
             reporter.__enter__()
             if rows:
-                reporter(len(rows), trials + 1, best_value)
+                reporter(len(rows), trials, best_value)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             for n in range(len(rows), trials):
                 study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, n),
                                                            n_startup_trials=startup_trials)
+                asked = None
                 if n == 0 and start_raw is not None:
-                    study.enqueue_trial(start_raw)
-                trial = study.ask(distributions)
-                values = {r.name: r.value(trial.params[r.name]) for r in space}
+                    raw = start_raw
+                else:
+                    asked = study.ask(distributions)
+                    raw = asked.params
+                values = {r.name: r.value(raw[r.name]) for r in space}
                 candidate = choice_for(values)
                 try:
                     leads = field_lead(candidate, field_choices, rules, games, seed, threads=threads)
                 except KeyboardInterrupt:
-                    study.tell(trial, state=TrialState.FAIL)
+                    if asked is not None:
+                        study.tell(asked, state=optuna.trial.TrialState.FAIL)
                     raise
                 ci = _interval(leads, confidence)
-                study.tell(trial, ci["mean"])
-                rows.append({"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
-                             "objective_high": _clean(ci["high"]), "state": "COMPLETE",
-                             "agent": agent_string(candidate)})
+                row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
+                       "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
+                if asked is None:
+                    storage.add_row(study, row, space)
+                else:
+                    storage.finish(study, asked, row)
+                rows.append(row)
                 best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
                 if callback is not None:
-                    callback(len(rows), trials + 1 if reporter is not None else trials, best_value)
+                    callback(len(rows), trials, best_value)
         if rows:
             if reporter is not None:
-                reporter(len(rows), trials + 1, best_value, "re-evaluating")
+                reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
             best_row = min(rows, key=lambda r: (r["objective"], r["trial"]))
             winner = choice_for({r.name: best_row[r.name] for r in space})
             reevaluation = _reevaluate(winner, base, field_choices, rules, eval_games, fresh_seed, threads,
                                        confidence)
             if reporter is not None:
-                reporter(trials + 1, trials + 1, best_value, "done")
+                reporter(trials, trials, best_value, "done")
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if reporter is not None:
             reporter.__exit__(None, None, None)
 
-    columns = ["trial", *(r.name for r in space), "objective", "objective_low", "objective_high", "state", "agent"]
-    table = pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=list(row_keys))
     best = None
     winner_string = baseline
     if rows:
@@ -305,11 +308,22 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                 "objective": best_row["objective"], "objective_low": best_row["objective_low"],
                 "objective_high": best_row["objective_high"]}
         winner_string = best_row["agent"]
-    config = {
+    return TuningResult(agent=winner_string, baseline=baseline, best=best, trials=table,
+                        reevaluation=None if interrupted else reevaluation, config=config, partial=interrupted,
+                        seconds=time.perf_counter() - start)
+
+
+def _config(plan: _Plan, trials: int, baseline_first: bool, fresh_seed: int, confidence: float,
+            optuna_version: str) -> dict:
+    """``config.json`` without the results: the request, rules, field, space, seeds and versions."""
+    base, space, rules, request = plan.base, plan.space, plan.rules, plan.request
+    startup_trials, games, eval_games, seed = (request["startup_trials"], request["games"], request["eval_games"],
+                                               request["seed"])
+    return {
         "golfsim_version": golfsim.__version__,
         "request": request,
-        "agent": baseline,
-        "against": field_strings,
+        "agent": plan.baseline,
+        "against": request["against"],
         "search_space": [r.to_dict() for r in space],
         "fixed": {p.name: v for p, v in zip(base.spec.params, base.values, strict=True)
                   if p.name not in {r.name for r in space}},
@@ -321,26 +335,28 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         "games_meaning": "duplicate deal sets per trial and field agent; each is played in all cyclic seat "
                          "rotations of a table with the candidate in one seat and the field agent in the others",
         "objective": "mean over deal sets of the candidate's total minus the mean total of the other seats, "
-                     "averaged over the field; points per game, lower is better",
+                     "averaged over the field; points per game; negative: the candidate scores fewer points than "
+                     "the field (better, in Golf)",
         "seed": seed,
         "deal_rule": "every trial plays the deal sets of `seed` (golfsim.tournament.run_tournament, schedule "
                      "table, seating rotations), so trials are compared on identical deals",
-        "sampler": f"optuna {optuna.__version__} TPESampler, n_startup_trials={startup_trials}; trial n's sampler "
+        "sampler": f"optuna {optuna_version} TPESampler, n_startup_trials={startup_trials}; trial n's sampler "
                    "seeded from numpy SeedSequence(entropy=seed, spawn_key=(2, n))",
-        "trial_0": "the baseline" if start_raw is not None else "sampled (the baseline lies outside the space)",
+        "storage": "optuna RDB storage in study.db next to this file (sqlite:///study.db, study 'golfsim-tune'), "
+                   "when the study was run with a directory",
+        "trial_0": "the baseline" if baseline_first else "sampled (the baseline lies outside the space)",
         "eval_games": eval_games,
         "eval_seed": fresh_seed,
         "eval_seed_rule": "numpy SeedSequence(entropy=seed, spawn_key=(1,)), 63 bits: fresh deals",
         "confidence": confidence,
+        "recommendation_rule": "the winner is recommended only when, on the fresh deals, its score relative to the "
+                               "field minus the baseline's (paired by deal set) has an interval entirely below 0",
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numba": numba.__version__,
-        "command": _command(baseline, field_strings, space, rules, trials, games, eval_games, seed,
+        "command": _command(plan.baseline, request["against"], space, rules, trials, games, eval_games, seed,
                             startup_trials),
     }
-    return TuningResult(agent=winner_string, baseline=baseline, best=best, trials=table,
-                        reevaluation=None if interrupted else reevaluation, config=config, partial=interrupted,
-                        seconds=time.perf_counter() - start)
 
 
 def _command(baseline, field_strings, space, rules: Rules, trials, games, eval_games, seed, startup_trials) -> str:
