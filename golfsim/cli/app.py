@@ -664,7 +664,7 @@ def tune(
     rule_flags: RuleFlags = RuleFlags(),
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Directory for trials.csv, convergence.png and config.json (default: "
+        "--out", help="Directory for study.db (optuna storage), trials.csv, convergence.png and config.json (default: "
                       "./results/tuning/AGENT).")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a directory holding a study of another request.")] = False,
@@ -673,43 +673,22 @@ def tune(
                          "the study runs on to --trials.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ):
-    """Tune an agent's parameters on duplicate deals against a field, and print the agent string to paste.
+    """Tune an agent's parameters on duplicate deals against a field; recommend an agent string only when it
+    beats the agent as given on fresh deals.
 
-    The objective of a trial is the agent's mean score relative to the field on identical deals (points per game,
-    lower is better). The winner is replayed on fresh deals against the field and against the agent as given, with
-    95% intervals. Writes trials.csv, convergence.png and config.json; Ctrl-C keeps the trials run so far.
+    The objective of a trial is the agent's mean score relative to the field on identical deals (points per game;
+    negative means fewer points than the field, which is better). The winner is replayed on fresh deals against the
+    field and against the agent as given, with 95% intervals; its agent string is printed only when its difference
+    from the agent as given has an interval below zero, else "no parameters beat the defaults". Every finished
+    trial is kept in optuna's SQLite storage (study.db, readable by optuna-dashboard); Ctrl-C or SIGTERM keeps the
+    trials run so far and --resume continues. Writes study.db, trials.csv, convergence.png and config.json.
     """
-    from golfsim.agents.base import parse_agent
-    from golfsim.experiments.common import check_target, default_root
-    from golfsim.tuning import study as tuning
+    from golfsim.cli import tune as tune_command
 
-    rules = rule_flags.rules(players)
-    for name, value in (("--trials", trials), ("--games", games), ("--eval-games", eval_games),
-                        ("--startup-trials", startup_trials)):
-        if value is not None and value < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1, got {value}")
-    base = parse_agent(agent)
-    directory = out_dir if out_dir is not None else default_root() / "tuning" / base.name
-    check_out_dir(directory)
-    request = tuning.plan_request(agent, against, rules, games, seed, params=params, eval_games=eval_games,
-                                  startup_trials=startup_trials)
-    if resume:
-        if not (directory / tuning.CONFIG_FILE).is_file():
-            raise ValueError(f"nothing to resume in {str(directory)!r}: no study was written there")
-    else:
-        check_target(directory, request, overwrite)
-    result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,
-                         startup_trials=startup_trials, threads=threads, progress=not quiet,
-                         resume=directory if resume else None)
-    for line in result.lines():
-        print(line)
-    written = ", ".join(p.name for p in result.write(directory))
-    if result.partial:
-        err.print(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials in "
-                  f"{directory} ({written}; marked partial, not re-evaluated); --resume continues the study",
-                  highlight=False, soft_wrap=True)
-        raise typer.Exit(130)
-    err.print(f"wrote {written} to {directory}", highlight=False, soft_wrap=True)
+    status = tune_command.run(agent, against, params, trials, games, eval_games, seed, startup_trials,
+                              rule_flags.rules(players), threads, out_dir, overwrite, resume, quiet, err)
+    if status:
+        raise typer.Exit(status)
 
 
 # ---------------------------------------------------------------- play

@@ -3,10 +3,12 @@
 Built on :class:`golfsim.game.game.Game`: the bots' moves are its events, narrated as they happen; the screen before
 each
 of your decisions shows your layout (face-down cards as ``?``), every opponent's face-up cards, the discard top, the
-stock, whose turn it is and the scorecard. Moves are short keys (``d`` draw, ``t3`` take the discard to position 3,
-``p5`` put the drawn card at 5, ``x`` throw it away, ``f2`` flip 2, ...); ``?`` shows every legal move valued by
-``mc``'s search and by ``ev``, best first (:mod:`golfsim.coach.hint`), ``h`` shows the keys, ``q`` or Ctrl-C ends the
-game. Every game is saved as a decision log that ``golfsim replay`` shows.
+stock, whose turn it is and the scorecard. Your own moves are narrated like the bots' (so the face-down card a swap
+sends to the discard pile is named), and the end of each hole shows every layout face up with its score. Moves are
+short keys (``d`` draw, ``t3`` take the discard to position 3, ``p5`` put the drawn card at 5, ``x`` throw it away,
+``f2`` flip 2, ...); ``?`` shows every legal move valued by ``mc``'s search and by ``ev``, best first
+(:mod:`golfsim.coach.hint`), ``h`` shows the help (keys, card values and scoring under the rules being played), ``q``
+or Ctrl-C ends the game. Every game is saved as a decision log that ``golfsim replay`` shows.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.core.cards import rank_name
+from golfsim.core.cards import RANK_NAMES, rank_name
 from golfsim.core.rules import Rules
+from golfsim.core.scoring import score_layout
 from golfsim.core.spec import (
     DRAW_STOCK,
     FLIP,
@@ -101,6 +104,48 @@ def help_line(game: Game) -> str:
     return " | ".join(parts + ["?: hint", "h: help", "q: quit"])
 
 
+def card_values_line(rules: Rules) -> str:
+    """Every rank's point value under ``rules``, e.g. ``"A=1 2=-2 3=3 ... K=0"`` (the joker ``X`` when in play)."""
+    points = rules.points()
+    first = 0 if rules.jokers != "none" else 1
+    return " ".join(f"{RANK_NAMES[c]}={int(points[c])}" for c in range(first, len(RANK_NAMES)))
+
+
+def help_text(game: Game) -> list[str]:
+    """The ``h`` key: the keys legal now, every key, the card values and a scoring reminder under the game's rules,
+    in lines that fit 80 columns."""
+    rules = game.rules
+    keys = [("d", "draw from the stock"), ("x", "throw the drawn card away"),
+            ("t1-t6", "take the discard to 1-6"), ("p1-p6", "put the drawn card at 1-6"),
+            ("f1-f6", "turn a face-down card up")]
+    if rules.reveal_instead_of_draw:
+        keys.append(("r1-r6", "reveal a card, no draw"))
+    if rules.discard_and_flip == "may":
+        keys.append(("n", "flip nothing"))
+    keys += [("?", "hint: every move valued"), ("h", "this help"), ("q", "quit (the game is saved)")]
+    cells = [f"{k:<6} {text:<28}" for k, text in keys]
+    twos = "-4" if rules.twos_pair == "keep_negative" else "0"
+    holes = f"{rules.holes} hole{'s' if rules.holes != 1 else ''}"
+    lines = [f"help ({rules.describe()})", f"  now: {help_line(game)}"]
+    lines += ["  " + "  ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2)]
+    lines += [
+        "  positions: 1 2 3 top row, 4 5 6 bottom row; columns are 1/4, 2/5 and 3/6",
+        f"  card values: {card_values_line(rules)}",
+        "  scoring: each column counts on its own: two cards of the same rank score 0",
+        f"    (a pair of twos: {twos}); otherwise the two values add up",
+    ]
+    if rules.four_of_a_kind_bonus:
+        lines.append(f"  bonus: {rules.four_of_a_kind_bonus} for each rank that pairs in two columns")
+    if rules.end == "one_last_turn":
+        lines.append("  end: once someone has six cards face up, everyone else takes one last turn")
+    else:
+        lines.append("  end: the deal ends the moment someone has six cards face up")
+    if rules.discard_and_flip != "off":
+        lines.append(f"  after throwing a drawn card away you {rules.discard_and_flip} turn a face-down card up")
+    lines.append(f"  lowest total after {holes} wins")
+    return lines
+
+
 def describe_key(key: str) -> str:
     """A move key in words."""
     what = {"t": "take the discard to position {}", "r": "reveal position {}", "p": "put the drawn card at position {}",
@@ -130,17 +175,42 @@ class TableScreen:
         return "  ".join(f"{rank_name(c) if c >= 0 else '?':>2}" for c in cards[:3]) + "   /   " + \
             "  ".join(f"{rank_name(c) if c >= 0 else '?':>2}" for c in cards[3:])
 
-    def scorecard(self) -> RichTable:
+    def scorecard(self, compact: bool = False) -> RichTable:
+        """Every hole's scores so far and the totals; during a hole its column shows ``·``. Holes that do not fit
+        the terminal's width are summed into the total but not shown (the title says which are shown). ``compact``
+        draws it without borders, for the screen before each move."""
         g = self.game
-        card = RichTable(title="scorecard", title_justify="left", padding=(0, 1))
-        card.add_column("")
         holes = g.hole_scores
-        for h in range(len(holes)):
-            card.add_column(str(h + 1), justify="right")
+        playing = g.started and not g.hole_over
+        numbers = list(range(1, len(holes) + 1)) + ([len(holes) + 1] if playing else [])
+        name_width = max(len(n) for n in self.names)
+        room = max(1, (self.console.size.width - name_width - 16) // 5)
+        shown = numbers[-room:]
+        title = "scorecard" if len(shown) == len(numbers) else f"scorecard (holes {shown[0]}-{shown[-1]} shown)"
+        if compact:
+            card = RichTable(box=None, padding=(0, 1), header_style="dim")
+            card.add_column(title)
+        else:
+            card = RichTable(title=title, title_justify="left", padding=(0, 1))
+            card.add_column("")
+        for h in shown:
+            card.add_column(str(h), justify="right")
         card.add_column("total", justify="right")
         for p, name in enumerate(self.names):
-            card.add_row(name, *(str(int(s)) for s in holes[:, p]), str(int(holes[:, p].sum())))
+            cells = [str(int(holes[h - 1, p])) if h <= len(holes) else "·" for h in shown]
+            card.add_row(name, *cells, str(int(holes[:, p].sum())))
         return card
+
+    def hole_end(self) -> None:
+        """Every layout face up with its score and how its columns add up, so the scores can be checked."""
+        g, c = self.game, self.console
+        for p, name in enumerate(self.names):
+            cards = [int(x) for x in g.hid[6 * p: 6 * p + 6]]
+            scored = score_layout(cards, g.rules)
+            why = "; ".join(f"{col['why']}" for col in scored["columns"])
+            bonus = f"; bonus {scored['bonus']}" if scored["bonus"] else ""
+            c.print(f"  {name:<16} {self.layout(cards)}   = {scored['score']}", highlight=False)
+            c.print(f"  [dim]{'':<16} columns: {why}{bonus}[/]", highlight=False)
 
     def show(self) -> None:
         g, c = self.game, self.console
@@ -153,8 +223,7 @@ class TableScreen:
         c.print(f"  [bold]{'you':<16} {self.layout(g.view(0))}[/]", highlight=False)
         if g.phase == "hold":
             c.print(f"  you drew: [bold]{rank_name(int(g.pub[HELD]))}[/]", highlight=False)
-        if len(g.hole_scores):
-            c.print(self.scorecard())
+        c.print(self.scorecard(compact=True))
         c.print(f"[dim]{help_line(g)}[/]", highlight=False)
 
 
@@ -203,8 +272,9 @@ def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console:
     try:
         while not game.over:
             game.start_hole()
-            console.print(f"[bold]hole {game.hole + 1} of {rules.holes}[/]: {names[game.first_player]} "
-                          "moves first", highlight=False)
+            first = names[game.first_player]
+            console.print(f"[bold]hole {game.hole + 1} of {rules.holes}[/]: {first} "
+                          f"{'move' if first == YOU else 'moves'} first", highlight=False)
             while not game.hole_over:
                 p = game.current_player
                 action = _ask_person(game, screen, advisor, ask, seed) if p == 0 else bots[p - 1].act(game, p)
@@ -213,6 +283,7 @@ def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console:
                     raise _Quit
                 for event in game.step(action):
                     _narrate(console, event, names)
+            screen.hole_end()
             console.print(screen.scorecard())
         console.print(f"game over: {_winner(game, names)}", highlight=False)
     except _Quit:
@@ -239,7 +310,8 @@ def _ask_person(game: Game, screen: TableScreen, advisor: CompiledAgent, ask, se
         if text == "q":
             return None
         if text in ("h", "help"):
-            screen.console.print(help_line(game), highlight=False)
+            for line in help_text(game):
+                screen.console.print(line, highlight=False)
             continue
         if text == "?":
             show_hint(screen.console, game, advisor, seed)
@@ -265,8 +337,6 @@ def _why_not(game: Game, text: str) -> str:
 
 
 def _narrate(console: Console, event: Event, names: Sequence[str]) -> None:
-    if event.kind == "action" and event.player == 0:
-        return  # your own moves show on the next screen
     text = event.describe(viewer=0, names=names)
     console.print(f"[bold]{text}[/]" if event.kind == "hole_end" else f"[cyan]{text}[/]", highlight=False)
 

@@ -42,6 +42,12 @@ def rank_name(code: int) -> str:
     return RANK_NAMES[code]
 
 
+def card_with_article(code: int) -> str:
+    """A card's name with its indefinite article, as a sentence says it: ``"an A"``, ``"an 8"``, ``"a 3"``."""
+    name = rank_name(code)
+    return f"{'an' if name in ('A', '8', 'X') else 'a'} {name}"
+
+
 def parse_card(token: str) -> int:
     """Parse one card token (case-insensitive ``A 2-10 T J Q K X``) into its rank code.
 

@@ -23,7 +23,7 @@ from golfsim.agents.base import AgentChoice, parse_agent
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, pointer_function
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
-from golfsim.core.cards import NUM_RANKS, parse_card, rank_name
+from golfsim.core.cards import NUM_RANKS, card_with_article, parse_card, rank_name
 from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rng import agent_state, check_seed, deal_state
@@ -122,24 +122,32 @@ class Event:
                    "truncated": "the turn cap was reached"}.get(self.end_reason, self.end_reason)
             scores = ", ".join(f"{who(p)} {s}" for p, s in enumerate(self.scores))
             return f"hole {self.hole + 1} over ({how}): {scores}"
-        card = rank_name(self.card) if self.card >= 0 else ""
+        mover = who(self.player)
+        second_person = mover == "you"  # "you take", not "you takes"
+
+        def verb(base):
+            return base if second_person else base + ("es" if base.endswith(("sh", "ch", "s", "x")) else "s")
+
+        card = card_with_article(self.card) if self.card >= 0 else ""
+        drawn = rank_name(self.card) if self.card >= 0 else ""
         a, k = self.action, self.position
         if a < DRAW_STOCK:
-            text = (f"takes the {card} from the discard pile to position {k + 1}, "
-                    f"discarding a {rank_name(self.discarded)}")
+            text = (f"{verb('take')} the {drawn} from the discard pile to position {k + 1}, "
+                    f"discarding {card_with_article(self.discarded)}")
         elif a == DRAW_STOCK:
-            text = f"draws {card}" if viewer == self.player else "draws from the stock"
+            text = f"{verb('draw')} {card}" if viewer == self.player else f"{verb('draw')} from the stock"
         elif a < PLACE_DRAWN:
-            text = f"reveals a {card} at position {k + 1}"
+            text = f"{verb('reveal')} {card} at position {k + 1}"
         elif a < THROW_DRAWN:
-            text = f"puts the drawn {card} at position {k + 1}, discarding a {rank_name(self.discarded)}"
+            text = (f"{verb('put')} the drawn {drawn} at position {k + 1}, "
+                    f"discarding {card_with_article(self.discarded)}")
         elif a == THROW_DRAWN:
-            text = f"throws the drawn {card} away"
+            text = f"{verb('throw')} the drawn {drawn} away"
         elif a < PASS:
-            text = f"turns up a {card} at position {k + 1}"
+            text = f"{verb('turn')} up {card} at position {k + 1}"
         else:
-            text = "flips nothing"
-        return f"{who(self.player)} {text}"
+            text = f"{verb('flip')} nothing"
+        return f"{mover} {text}"
 
 
 def action_position(action: int) -> int:

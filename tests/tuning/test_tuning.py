@@ -194,6 +194,45 @@ def test_an_interrupted_study_keeps_its_trials_and_resumes_as_if_never_stopped(t
              resume=tmp_path)
 
 
+def test_the_winner_is_recommended_only_when_it_beats_the_baseline_on_fresh_deals(mis_set):
+    # take_gain=9 is far off: the re-evaluation's interval of the gain over 200 fresh deal sets lies below zero
+    assert mis_set.recommended == mis_set.agent
+    lines = mis_set.lines()
+    assert f"agent string: {mis_set.agent}" in lines and not any("no parameters beat" in line for line in lines)
+    # greedy at its defaults: the best trial on the tuning deals is no better on fresh ones
+    plain = tune("greedy", against="greedy", rules=SHORT, trials=3, games=100, seed=0, params="take_gain")
+    high = plain.reevaluation["improvement"]["high"]
+    assert plain.recommended is None and not high < 0
+    lines = plain.lines()
+    assert not any(line.startswith("agent string:") for line in lines)
+    assert any(line.startswith("no parameters beat the defaults") for line in lines), lines
+
+
+def test_a_study_in_a_directory_keeps_every_trial_in_optunas_sqlite_storage_and_resumes_from_it(tmp_path):
+    import optuna
+
+    def stop_after_three(done, total, best):
+        assert total == 6  # the trials asked for, not one more for the re-evaluation
+        if done == 3:
+            raise KeyboardInterrupt
+
+    args = {"agent": "greedy", "against": "greedy", "rules": SHORT, "trials": 6, "games": 100, "seed": 5,
+            "params": "take_gain"}
+    partial = tune(**args, progress=stop_after_three, directory=tmp_path)
+    assert partial.partial and len(partial.trials) == 3
+    # the storage optuna-dashboard reads holds the three finished trials, written before anything else
+    stored = optuna.load_study(study_name="golfsim-tune", storage=f"sqlite:///{tmp_path / 'study.db'}")
+    done = [t for t in stored.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    assert sorted(t.value for t in done) == sorted(partial.trials["objective"])
+    assert json.loads((tmp_path / "config.json").read_text())["partial"] is True  # written before the first trial
+    resumed = tune(**args, directory=tmp_path, resume=True)
+    whole = tune(**args)
+    pd.testing.assert_frame_equal(resumed.trials, whole.trials)
+    assert not resumed.partial and resumed.reevaluation == whole.reevaluation
+    with pytest.raises(ValueError, match="holds a study of another request"):
+        tune(**{**args, "seed": 6}, directory=tmp_path, resume=True)
+
+
 def test_write_saves_the_trials_the_plot_and_the_config(mis_set, tmp_path):
     paths = mis_set.write(tmp_path, fingerprint=False)
     assert sorted(p.name for p in paths) == ["config.json", "convergence.png", "trials.csv"]

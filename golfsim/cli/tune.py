@@ -1,0 +1,70 @@
+"""The body of ``golfsim tune``: plan the study, run it in optuna's SQLite storage in the output directory, print
+the recommendation and write the files.
+
+SIGTERM stops it as Ctrl-C does (exit 130, the finished trials kept); every finished trial is already committed to
+``study.db``, so even a SIGKILL or a full disk while the other files are written loses none, and ``--resume``
+continues the study.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+
+def run(agent: str, against: str | None, params: str | None, trials: int, games: int, eval_games: int | None,
+        seed: int, startup_trials: int, rules, threads: int | None, out_dir: Path | None, overwrite: bool,
+        resume: bool, quiet: bool, err: Console) -> int:
+    """Run ``golfsim tune``; returns the exit status (0, or 130 when interrupted).
+
+    Raises
+    ------
+    ValueError
+        For bad input, a directory that holds another study, or an OSError while writing the files (one line,
+        saying where the finished trials are kept).
+    """
+    from golfsim.agents.base import parse_agent
+    from golfsim.cli.app import sigterm_as_ctrl_c
+    from golfsim.experiments.common import check_target, default_root
+    from golfsim.runs.outdir import check_out_dir
+    from golfsim.tuning import study as tuning
+    from golfsim.tuning.storage import STUDY_FILE
+
+    for name, value in (("--trials", trials), ("--games", games), ("--eval-games", eval_games),
+                        ("--startup-trials", startup_trials)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value}")
+    base = parse_agent(agent)
+    directory = out_dir if out_dir is not None else default_root() / "tuning" / base.name
+    check_out_dir(directory)
+    request = tuning.plan_request(agent, against, rules, games, seed, params=params, eval_games=eval_games,
+                                  startup_trials=startup_trials)
+    if resume:
+        if not (directory / STUDY_FILE).is_file() and not (directory / tuning.CONFIG_FILE).is_file():
+            raise ValueError(f"nothing to resume in {str(directory)!r}: no study was written there")
+    else:
+        check_target(directory, request, overwrite)
+    sigterm_as_ctrl_c()
+    try:
+        result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,
+                             startup_trials=startup_trials, threads=threads, progress=not quiet,
+                             directory=directory, resume=resume)
+    except OSError as e:
+        raise ValueError(f"cannot write the study in {str(directory)!r}: {e.strerror or e}") from None
+    for line in result.lines():
+        print(line)
+    try:
+        written = ", ".join(p.name for p in result.write(directory))
+    except OSError as e:
+        raise ValueError(f"cannot write the study's files to {str(directory)!r} ({e.strerror or e}); its "
+                         f"{len(result.trials)} finished trials are kept in {STUDY_FILE} there: free some room and "
+                         "run the same command with --resume") from None
+    if result.partial:
+        err.print(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials in "
+                  f"{directory} ({STUDY_FILE}, {written}; marked partial, not re-evaluated); --resume continues the "
+                  "study", highlight=False, soft_wrap=True)
+        return 130
+    err.print(f"wrote {STUDY_FILE}, {written} to {directory} (optuna-dashboard sqlite:///{directory / STUDY_FILE} "
+              "shows the study)", highlight=False, soft_wrap=True)
+    return 0
