@@ -42,7 +42,7 @@ def model_json(weights: np.ndarray, command: str, training: dict) -> str:
         "command": command,
         "features": list(FEATURE_NAMES),
         "rows": list(ROW_NAMES),
-        "weights": [[round(float(x), 6) for x in row] for row in weights],
+        "weights": [[float(x) for x in row] for row in weights],
         "training": training,
     }
     return json.dumps(doc, indent=1) + "\n"

@@ -60,13 +60,13 @@ class LearnConfig:
     """The settings of a training run (all but ``threads`` must match to resume a checkpoint)."""
 
     seed: int = 0
-    generations: int = 20
-    games: int = 40_000
-    lam: float = 0.9
+    generations: int = 24
+    games: int = 400_000
+    lam: float = 1.0
     explore: float = 0.0
     memory: float = 0.5
     ridge: float = 1e-3
-    eval_deals: int = 2000
+    eval_deals: int = 5000
     eval_every: int = 1
 
     def check(self) -> None:
