@@ -6,7 +6,7 @@ import pytest
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import simulate
 
-AGENTS = ["greedy", "ev", "pair-builder"]
+AGENTS = ["greedy", "ev", "pair-builder", "learned"]
 GAMES = 1500  # two-hole games, so the dealer moves and game totals are in play
 VARIANTS = {
     "default": Rules(holes=2),

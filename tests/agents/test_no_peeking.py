@@ -35,8 +35,9 @@ from golfsim.core.rules import (
 from golfsim.kernels.simulate import work_arrays
 from tests.unseen_cards import permute_at, unseen_deck_indices
 
-# mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards)
-BUILT_IN = ("random", "greedy", "ev", "pair-builder", "mc:samples=8")
+# mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards),
+# and so must learned, which reads pub only
+BUILT_IN = ("random", "greedy", "ev", "pair-builder", "mc:samples=8", "learned")
 CHOICES = {name: parse_agent(name) for name in BUILT_IN}
 SEED = 41
 DEALS = 10
