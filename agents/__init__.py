@@ -52,3 +52,7 @@ __all__ = [
 from golfsim.agents.search import register_search_agents  # noqa: E402
 
 register_search_agents()
+
+from golfsim.agents.learned import register_learned_agent  # noqa: E402
+
+register_learned_agent()

@@ -61,6 +61,10 @@ AGENT_SIGNATURE = types.int64(
     types.int32[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
 )
 
+LEARNED_AGENTS = ("learned",)
+"""Agents golfsim ships whose play comes from a model trained by ``golfsim learn``; kept out of default pools (so
+that results of the built-ins do not move with a retrained model). Name them to use them."""
+
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
@@ -156,12 +160,15 @@ class AgentSpec:
 
     @property
     def kind(self) -> str:
-        """What ``golfsim agents`` calls it: ``built-in`` (in default pools), ``search`` or ``reference`` (shipped,
-        named to use; a reference sees hidden cards), ``compiled``, ``python`` or ``batched`` (a user's agent)."""
+        """What ``golfsim agents`` calls it: ``built-in`` (in default pools), ``search``, ``reference`` or
+        ``learned`` (shipped, named to use; a reference sees hidden cards), ``compiled``, ``python`` or ``batched``
+        (a user's agent)."""
         if self.built_in:
             return "built-in"
         if self.name in OPT_IN_AGENTS:
             return "reference" if self.sees_hidden else "search"
+        if self.name in LEARNED_AGENTS:
+            return "learned"
         return "compiled" if self.compiled else "batched" if self.batched else "python"
 
     @property

@@ -65,11 +65,19 @@ PACKAGES = _package_folders()
 CACHE_PREFIX = "golfsim-"
 
 
+KEYED_DATA = ("learning/models/*.json",)
+"""Data files compiled into agents as constants (the learned player's weights), keyed like the sources."""
+
+
 def source_key(folders=PACKAGES) -> str:
-    """A hash of the path (relative to its package) and contents of every ``.py`` file under ``folders``."""
+    """A hash of the path (relative to its package) and contents of every ``.py`` file under ``folders``, and of
+    the data files of :data:`KEYED_DATA`."""
     digest = hashlib.sha256()
     for folder in folders:
-        for path in sorted(Path(folder).rglob("*.py")):
+        keyed = set(Path(folder).rglob("*.py"))
+        for pattern in KEYED_DATA:
+            keyed.update(Path(folder).glob(pattern))
+        for path in sorted(keyed):
             digest.update(f"{folder.name}/{path.relative_to(folder).as_posix()}\0".encode())
             digest.update(path.read_bytes())
             digest.update(b"\0")

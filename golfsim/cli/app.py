@@ -801,6 +801,13 @@ def cache_clear():
     err.print(f"removed {removed} cached files", highlight=False)
 
 
+# ---------------------------------------------------------------- learn (body in golfsim.cli.learn)
+from golfsim.cli.learn import LEARN_HELP  # noqa: E402
+from golfsim.cli.learn import learn as _learn  # noqa: E402
+
+app.command("learn", help=LEARN_HELP)(clear_errors(_learn))
+
+
 def main() -> None:
     """Entry point of the ``golfsim`` console script."""
     np.seterr(all="ignore")

@@ -10,7 +10,7 @@ import pytest
 from golfsim.agents.checks import VARIANTS, AgentCheckError, check_legal
 from golfsim.core.rules import Rules
 
-AGENTS = ["greedy", "ev", "pair-builder"]
+AGENTS = ["greedy", "ev", "pair-builder", "learned"]
 GAMES = 1500  # two-hole games, so the dealer moves and game totals are in play
 
 

@@ -1,4 +1,5 @@
-"""Every built-in agent plays a million deals under every variant with no illegal action and no truncated deal."""
+"""Every built-in agent, and learned, plays a million deals under every variant with no illegal action and no
+truncated deal."""
 
 import pytest
 
@@ -6,7 +7,7 @@ from golfsim.agents import REGISTRY
 from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.kernels.simulate import Table, iter_batches
 
-BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.built_in)
+BUILT_IN = sorted(name for name, spec in REGISTRY.items() if spec.built_in or spec.kind == "learned")
 DEALS = 1_000_000
 pytestmark = pytest.mark.slow  # a soak: sixty million deals
 VARIANTS = {

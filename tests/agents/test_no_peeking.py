@@ -18,8 +18,9 @@ import pytest
 from golfsim.agents.checks import PEEKING_VARIANTS, AgentCheckError, check_no_peeking
 from golfsim.core.rules import RECYCLES, Rules
 
-# mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards)
-BUILT_IN = ("random", "greedy", "ev", "pair-builder", "mc:samples=8")
+# mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards),
+# and so must learned, which reads pub only
+BUILT_IN = ("random", "greedy", "ev", "pair-builder", "mc:samples=8", "learned")
 DEALS = 10
 DECISIONS_PER_DEAL = 3
 

@@ -1,0 +1,40 @@
+"""learned: the one-ply expectimax player on the value learned by self-play (:mod:`golfsim.learning`).
+
+At each decision it takes the move with the best expected value of the state it leaves, the expectation taken over
+the card chance brings (the stock draw, the card under a covered or revealed face-down position) from the unseen
+counts; the value is the linear model of :mod:`golfsim.learning.value` with the shipped weights
+(``golfsim/learning/models/learned.json``, made by the command recorded in that file). The decision rule is
+:func:`golfsim.learning.policy.decide`.
+
+Which rules the model covers: it was trained by self-play at two and four players under both end rules, every other
+option at its default. It plays every variant and player count legally with the same weights (its features are
+computed from the rules' own points and counts, and it has separate weights for two players and for three or
+more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip, opening flips, twos pairs, the
+four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
+
+The weights are compiled into the agent as constants; the Numba cache is keyed by the model file too
+(:func:`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
+"""
+
+from __future__ import annotations
+
+from golfsim._numba.jit import hot
+from golfsim.learning.model import SHIPPED, load_model
+from golfsim.learning.policy import decide
+
+WEIGHTS, MODEL = load_model(SHIPPED)
+"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document."""
+
+
+@hot
+def learned_act(pub, rules, params, agent_rng, player):
+    """Decision of ``learned`` (see the module docstring)."""
+    return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+
+
+def register_learned_agent() -> None:
+    """Register ``learned`` (compiled on first use, like any agent called by pointer)."""
+    from golfsim.agents.base import register_compiled_agent
+
+    register_compiled_agent("learned", "one-ply expectimax on a value learned by self-play (golfsim learn): the "
+                                       "move with the best expected afterstate value", learned_act)

@@ -1,0 +1,64 @@
+"""``golfsim learn``: train the learned value by self-play (:mod:`golfsim.learning.train`).
+
+Registered in :mod:`golfsim.cli.app` with a few lines; the command's body lives here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+LEARN_HELP = (
+    "Train the learned player's value by self-play (fitted TD(lambda)), writing checkpoint.npz, model.json and the "
+    "learning curve (curve.csv, curve.png: margin per nine-hole game over ev and the tuned ev, 2 players, both end "
+    "rules) into OUT. Ctrl-C keeps the last complete generation; the same command resumes it. The same seed gives "
+    "the same weights whatever the thread count."
+)
+
+
+def learn(
+    out: Annotated[Path, typer.Option(help="Folder for the checkpoint, model and learning curve.")] = Path(
+        "results/learned_value"),
+    seed: Annotated[int, typer.Option(help="Seed of the self-play deals and the held-out evaluation deals.")] = 0,
+    generations: Annotated[int, typer.Option(help="Generations (play, then refit).")] = 24,
+    games: Annotated[int, typer.Option(help="Self-play deals per generation, over 2- and 4-player tables.")] = 400_000,
+    lam: Annotated[float, typer.Option(help="TD(lambda)'s lambda: 1 fits to deal outcomes only.")] = 1.0,
+    explore: Annotated[float, typer.Option(help="Chance that a self-play turn is a random legal move.")] = 0.0,
+    memory: Annotated[float, typer.Option(help="Weight kept on each earlier generation's equations.")] = 0.5,
+    ridge: Annotated[float, typer.Option(help="Ridge strength, relative to the features' scale.")] = 1e-3,
+    eval_deals: Annotated[int, typer.Option(help="Duplicate deal sets per point of the learning curve.")] = 5000,
+    eval_every: Annotated[int, typer.Option(help="Generations between points of the learning curve.")] = 1,
+    threads: Annotated[int, typer.Option(help="Worker threads (the weights do not depend on it).")] = 1,
+    fresh: Annotated[bool, typer.Option(help="Start over even if OUT holds a checkpoint.")] = False,
+) -> None:
+    """Body of ``golfsim learn`` (see :data:`LEARN_HELP`)."""
+    from rich.console import Console
+
+    from golfsim.learning.train import LearnConfig, train
+    from golfsim.runs.progress import CountBar
+
+    err = Console(stderr=True)
+    config = LearnConfig(seed=seed, generations=generations, games=games, lam=lam, explore=explore, memory=memory,
+                         ridge=ridge, eval_deals=eval_deals, eval_every=eval_every)
+    config.check()
+    command = (f"golfsim learn --seed {seed} --generations {generations} --games {games} --lam {lam} "
+               f"--explore {explore} --memory {memory} --ridge {ridge} --eval-deals {eval_deals} "
+               f"--eval-every {eval_every}")
+    try:
+        with CountBar(total=1, unit="deals") as bar:
+            state = train(config, out, threads=threads, fresh=fresh, command=command, progress=bar,
+                          log=lambda m: err.print(m, highlight=False))
+    except KeyboardInterrupt:
+        err.print(f"[bold yellow]interrupted:[/] the last complete generation is kept in {out / 'checkpoint.npz'}; "
+                  "run the same command to resume", highlight=False)
+        raise typer.Exit(130) from None
+    last = state.curve[-1]
+    err.print(f"{state.generation} generations, {state.deals:,} self-play deals; weights in {out / 'model.json'}",
+              highlight=False)
+    if "ev_immediate" in last:
+        keys = ("ev_immediate", "tuned_ev_immediate", "ev_one_last_turn", "tuned_ev_one_last_turn")
+        parts = [f"vs {k.replace('_', ' ')} {last[k]:+.1f} [{last[k + '_lo']:+.1f}, {last[k + '_hi']:+.1f}]"
+                 for k in keys]
+        err.print("margin per 9-hole game (95%): " + "; ".join(parts), highlight=False)

@@ -1,0 +1,349 @@
+"""The decision of the learned player: the move whose afterstate has the best expected learned value.
+
+At each decision the player values, with :mod:`golfsim.learning.value`, the state its move leaves (lower is better:
+its expected deal score less the opponents' mean), and where chance comes between the move and that state it takes
+the expectation over the card chance brings (one-ply expectimax):
+
+- Start of turn: taking the top discard to each position (a covered face-down card goes to the discard pile, its
+  worth to the next player taken in expectation over the unseen cards); drawing, valued as the expectation over the
+  draw distribution (``unseen``, or ``stock_known`` after a recycle) of the best of throwing the card away and
+  placing it at each position; with ``reveal_instead_of_draw``, revealing each face-down card (the expectation over
+  the unseen card it shows). The lowest value wins; ties go to the draw, then to the lowest position.
+- Holding a drawn card: throwing it away or placing it at each position; ties go to the throw. With
+  ``discard_and_flip`` a throw is valued with the flip it allows (``may``: the better of the best flip and none;
+  ``must``: the best flip).
+- Flip after a throw: the flip (or, with ``may``, the pass) with the best expected value; ties to the pass.
+- Opening flips: position 0, then position 1 (position 3 with ``opening_flips=same_column``), as ev does.
+- A move that ends the deal is valued exactly (:func:`golfsim.learning.value.terminal_value`), which is what
+  decides going out. Once the deal has stalled (two recycles or half of ``turn_cap``), covering or turning up a
+  face-down card earns ``STALL_HIDDEN`` points, as with ev, so that deals end.
+
+The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
+trained, the agent ``learned`` the shipped ones. Nothing here allocates.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from golfsim._numba.jit import hot, leaf
+from golfsim.agents.common import STALL_HIDDEN, opening_flip, stalled
+from golfsim.core.engine import face_down_count, is_legal, top_discard
+from golfsim.core.rng import below, uniform
+from golfsim.core.spec import (
+    DRAW_STOCK,
+    ENDER,
+    FINAL_LEFT,
+    FLIP,
+    FLIP_PHASE,
+    HELD,
+    HOLD,
+    NUM_ACTIONS,
+    OPEN,
+    PASS,
+    PHASE,
+    PLACE_DRAWN,
+    R_DISCARD_FLIP,
+    R_END,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    R_PLAYERS,
+    R_REVEAL,
+    REVEAL,
+    START,
+    STOCK_N,
+    TAKE_DISCARD,
+    THROW_DRAWN,
+)
+from golfsim.core.worlds import stack_float64
+from golfsim.learning.value import (
+    F_GAIN,
+    F_OPP,
+    F_OWN,
+    F_STALL,
+    LAYOUT_FEATURES,
+    NUM_RANKS,
+    SLOT_FINAL,
+    SLOT_OUT,
+    SLOTS,
+    add_layout_features,
+    card_counts,
+    column_dot,
+    column_expectation,
+    hidden_dot,
+    next_gains,
+    opponents_expectation,
+    running_row,
+    unseen_gain,
+)
+
+BIG = 1e18
+
+Context = namedtuple("Context", "cnt base h row const c0 c1 c2 row_out const_out row_final const_final final_turn "
+                                "last_turn opp_exp gain_unknown stall")
+Context.__doc__ = """What every afterstate of one decision is valued from (:func:`context`): the counts, the
+player's view offset and face-down count, the row of a running afterstate with its constant part (bias, opponents,
+stall) and the weighted values of the three own columns, the rows and constants of going out and of the last-turn
+circuit, whether this is the player's last turn (``final_turn``) and the deal's last (``last_turn``), the
+opponents' expected final score, the next player's expected gain from an unseen card on the discard, and the stall
+flag."""
+
+
+@leaf
+def row_constant(w, row, opp, stall):
+    """The part of ``W[row] . phi`` every afterstate of a decision shares: bias, opponents' features, stall."""
+    v = w[row, 0] + w[row, F_STALL] * stall
+    for j in range(LAYOUT_FEATURES):
+        v += w[row, F_OPP + j] * opp[j]
+    return v
+
+
+@hot
+def context(pub, rules, w, player, gains, opp):
+    """The :data:`Context` of ``player``'s decision; fills ``gains`` (:func:`next_gains`) and ``opp`` (the
+    opponents' mean layout features, scratch of ``LAYOUT_FEATURES``)."""
+    cnt = card_counts(pub, rules)
+    base = rules[R_OFF_VIEW] + 6 * player
+    players = rules[R_PLAYERS]
+    for j in range(LAYOUT_FEATURES):
+        opp[j] = 0.0
+    for q in range(players):
+        if q != player:
+            add_layout_features(opp, 0, 1.0 / (players - 1), pub, rules, q, cnt)
+    next_gains(pub, rules, player, cnt, gains)
+    stall = 1.0 if stalled(pub, rules) else 0.0
+    group = 0 if players == 2 else 1
+    row = running_row(pub, rules, player)
+    row_out = SLOTS * group + SLOT_OUT
+    row_final = SLOTS * group + SLOT_FINAL
+    c0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt)
+    c1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt)
+    c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt)
+    final_turn = pub[ENDER] >= 0
+    return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
+                   row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
+                   final_turn, final_turn and pub[FINAL_LEFT] == 1, opponents_expectation(pub, rules, player, cnt),
+                   unseen_gain(pub, rules, cnt, gains), stall)
+
+
+@leaf
+def _column(pub, base, c, ck, a_new, b_new):
+    if c == ck:
+        return a_new, b_new
+    return pub[base + c], pub[base + c + 3]
+
+
+@leaf
+def afterstate_value(pub, rules, w, ctx, k, card, gain):
+    """Value of the afterstate in which the player's position ``k`` holds ``card`` face up (``k`` < 0: the layout
+    unchanged) and the next player's gain from the top discard is ``gain``."""
+    base = ctx.base
+    h = ctx.h
+    ck = -1
+    a_new = np.int64(0)
+    b_new = np.int64(0)
+    covers = False
+    if k >= 0:
+        ck = k % 3
+        covers = pub[base + k] < 0
+        if covers:
+            h -= 1
+        if k < 3:
+            a_new = np.int64(card)
+            b_new = np.int64(pub[base + k + 3])
+        else:
+            a_new = np.int64(pub[base + k - 3])
+            b_new = np.int64(card)
+    bonus = STALL_HIDDEN if covers and ctx.stall != 0.0 else 0.0
+    terminal = ctx.last_turn or (not ctx.final_turn and h == 0 and rules[R_END] == 0)
+    if terminal:
+        own = 0.0
+        for c in range(3):
+            a, b = _column(pub, base, c, ck, a_new, b_new)
+            own += column_expectation(pub, rules, a, b, ctx.cnt)
+        return own - ctx.opp_exp - bonus
+    if not ctx.final_turn and h > 0:  # the usual case: one column changes
+        row = ctx.row
+        v = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+        if ck == 0:
+            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c0
+        elif ck == 1:
+            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c1
+        elif ck == 2:
+            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c2
+        return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
+    row = ctx.row_final if ctx.final_turn else ctx.row_out
+    v = ctx.const_final if ctx.final_turn else ctx.const_out
+    for c in range(3):
+        a, b = _column(pub, base, c, ck, a_new, b_new)
+        v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt)
+    return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
+
+
+@leaf
+def revealed_value(pub, rules, w, ctx, k, gain):
+    """Expected value of turning up the face-down card at ``k`` (over the unseen cards), the discard unchanged."""
+    ou = rules[R_OFF_UNSEEN]
+    total = 0.0
+    for r in range(NUM_RANKS):
+        u = pub[ou + r]
+        if u > 0:
+            total += u * afterstate_value(pub, rules, w, ctx, k, r, gain)
+    return total * ctx.cnt.inv_u
+
+
+@leaf
+def best_flip(pub, rules, w, ctx, gain):
+    """``(position, value)`` of the best face-down card to turn up after a throw (-1 and ``BIG`` with none)."""
+    best = BIG
+    action = -1
+    for k in range(6):
+        if pub[ctx.base + k] < 0:
+            v = revealed_value(pub, rules, w, ctx, k, gain)
+            if v < best:
+                best = v
+                action = k
+    return action, best
+
+
+@leaf
+def throw_value(pub, rules, w, ctx, gains, card):
+    """Value of throwing a drawn ``card`` away, the flip that ``discard_and_flip`` allows included."""
+    keep = afterstate_value(pub, rules, w, ctx, -1, 0, gains[card])
+    mode = rules[R_DISCARD_FLIP]
+    if mode == 0 or ctx.h == 0:
+        return keep
+    k, flip = best_flip(pub, rules, w, ctx, gains[card])
+    if mode == 2:
+        return flip
+    return min(keep, flip)
+
+
+@leaf
+def place_value(pub, rules, w, ctx, gains, card, k):
+    """Value of putting ``card`` face up at ``k``; the card it replaces goes to the discard pile."""
+    old = pub[ctx.base + k]
+    gain = gains[old] if old >= 0 else ctx.gain_unknown
+    return afterstate_value(pub, rules, w, ctx, k, card, gain)
+
+
+@leaf
+def draw_value(pub, rules, w, ctx, gains):
+    """Expected value of drawing: over the draw distribution, the best of throwing and placing the card."""
+    doff = ctx.cnt.doff
+    total = 0.0
+    for r in range(NUM_RANKS):
+        c = pub[doff + r]
+        if c > 0:
+            best = throw_value(pub, rules, w, ctx, gains, r)
+            for k in range(6):
+                best = min(best, place_value(pub, rules, w, ctx, gains, r, k))
+            total += c * best
+    return total * ctx.cnt.s_inv
+
+
+@hot
+def random_legal(pub, rules, agent_rng):
+    """A uniformly random legal action (exploration in self-play)."""
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            n += 1
+    pick = below(agent_rng, 0, n)
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@hot
+def decide(pub, rules, w, player, agent_rng, explore):
+    """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
+    ``explore`` > 0 a move of a turn is, with that chance, a uniformly random legal one instead (self-play only)."""
+    phase = pub[PHASE]
+    if phase == OPEN:
+        return opening_flip(pub, rules, player)
+    if explore > 0.0 and uniform(agent_rng, 0) < explore:
+        return random_legal(pub, rules, agent_rng)
+    gains = stack_float64(NUM_RANKS)
+    opp = stack_float64(LAYOUT_FEATURES)
+    ctx = context(pub, rules, w, player, gains, opp)
+    top = top_discard(pub, rules)
+    if phase == HOLD:
+        card = pub[HELD]
+        best = throw_value(pub, rules, w, ctx, gains, card)
+        action = THROW_DRAWN
+        for k in range(6):
+            v = place_value(pub, rules, w, ctx, gains, card, k)
+            if v < best:
+                best = v
+                action = PLACE_DRAWN + k
+        return action
+    if phase == FLIP_PHASE:
+        k, flip = best_flip(pub, rules, w, ctx, gains[top])
+        if rules[R_DISCARD_FLIP] == 1 and not flip < afterstate_value(pub, rules, w, ctx, -1, 0, gains[top]):
+            return PASS
+        return FLIP + k
+    if phase == START:
+        best = BIG
+        action = TAKE_DISCARD
+        for k in range(6):
+            v = place_value(pub, rules, w, ctx, gains, top, k)
+            if v < best:
+                best = v
+                action = TAKE_DISCARD + k
+        if pub[STOCK_N] > 0:
+            v = draw_value(pub, rules, w, ctx, gains)
+            if v <= best:
+                best = v
+                action = DRAW_STOCK
+        if rules[R_REVEAL] == 1:
+            for k in range(6):
+                if pub[ctx.base + k] < 0:
+                    v = revealed_value(pub, rules, w, ctx, k, gains[top])
+                    if v < best:
+                        best = v
+                        action = REVEAL + k
+        return action
+    return -1
+
+
+@hot
+def action_values(pub, rules, w, player, values):
+    """The learned player's value of every action of ``player`` now, written to ``values`` (``NUM_ACTIONS``; NaN
+    for illegal actions and the opening flips): the numbers :func:`decide` compares, in its unit (expected deal
+    score less the opponents' mean, lower is better)."""
+    for a in range(values.shape[0]):
+        values[a] = np.nan
+    phase = pub[PHASE]
+    if phase != START and phase != HOLD and phase != FLIP_PHASE:
+        return
+    gains = stack_float64(NUM_RANKS)
+    opp = stack_float64(LAYOUT_FEATURES)
+    ctx = context(pub, rules, w, player, gains, opp)
+    top = top_discard(pub, rules)
+    if phase == HOLD:
+        card = pub[HELD]
+        values[THROW_DRAWN] = throw_value(pub, rules, w, ctx, gains, card)
+        for k in range(6):
+            values[PLACE_DRAWN + k] = place_value(pub, rules, w, ctx, gains, card, k)
+        return
+    if phase == FLIP_PHASE:
+        for k in range(6):
+            if pub[ctx.base + k] < 0:
+                values[FLIP + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
+        if rules[R_DISCARD_FLIP] == 1:
+            values[PASS] = afterstate_value(pub, rules, w, ctx, -1, 0, gains[top])
+        return
+    for k in range(6):
+        values[TAKE_DISCARD + k] = place_value(pub, rules, w, ctx, gains, top, k)
+    if pub[STOCK_N] > 0:
+        values[DRAW_STOCK] = draw_value(pub, rules, w, ctx, gains)
+    if rules[R_REVEAL] == 1:
+        for k in range(6):
+            if pub[ctx.base + k] < 0:
+                values[REVEAL + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
