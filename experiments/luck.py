@@ -364,6 +364,17 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         f"Intervals: 95% (percentile bootstrap over deal sets, {BOOTSTRAP} resamples, for shares and holes; "
         "t-intervals over deal sets otherwise). Game analytics: analytics.csv.",
     ]
+    notes += [
+        f"Game analytics (analytics.csv): {n_analytics:,} games of {ANALYTICS_AGENT} in every seat per variant and "
+        "player count, counted by the compiled kernel golfsim.kernels.counted. branching: legal moves per decision; "
+        "choice_share: decisions with more than one legal move; lead_changes: holes after which the set of leaders "
+        "changed; decided_before_end: holes still to play when the winner first led by more than any non-winner "
+        "ever led with that many holes to play in the cell's games; led_for_good: holes before the end from which "
+        "the winner led alone; winner_trailed: share of games whose winner was behind after some hole before the "
+        "last; first_seat_advantage: first mover's deal score minus the others' mean (negative = moving first "
+        "helps); first_mover_deal_wins against fair_share = 1/P. 95% t-intervals over games.",
+        *unchanged_play(table, extra),
+    ]
     mark_partial(config, notes, done)
     figures = {}
     if len(table):
@@ -375,6 +386,23 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         figures["seats"] = plot_seats(extra, config)
     return ExperimentOutput(NAME, table, config, figures, notes, partial=done.partial,
                             extra_tables={"analytics": extra})
+
+
+def unchanged_play(table: pd.DataFrame, extra: pd.DataFrame) -> list[str]:
+    """Notes for variants whose numbers equal the default game's exactly at a player count: on the same seeds that
+    means the option never changed a move of these agents."""
+    notes = []
+    for name, frame, cols in (("luck rows", table, ["margin", "game_skill_share", "win_9"]),
+                              ("analytics", extra, ["decisions_per_game", "lead_changes", "winning_margin"])):
+        key = ["players", "strong", "weak"] if "strong" in frame else ["players"]
+        default = frame[frame.variant == "default"].set_index(key)[cols]
+        for (label, players), rows in frame[frame.variant != "default"].groupby(["variant", "players"], sort=False):
+            rows = rows.set_index(key)[cols]
+            ref = default.reindex(rows.index)
+            if len(rows) and not ref.isna().any().any() and rows.equals(ref):
+                notes.append(f"{label}, {players} players: the {name} equal the default game's exactly (same seeds): "
+                             "the option did not change how these agents play.")
+    return notes
 
 
 # ---------------------------------------------------------------- figures
