@@ -45,7 +45,7 @@ REGISTRY: dict[str, str] = {
 }
 
 #: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players")
+ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players", "luck")
 
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"

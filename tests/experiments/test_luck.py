@@ -4,12 +4,14 @@ byte for byte."""
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.container import ErrorbarContainer
 
@@ -140,9 +142,24 @@ def test_the_recorded_command_reruns_the_result_byte_for_byte(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-def test_the_committed_readme_cites_numbers_of_the_committed_table():
+#: A claim's reference in results/luck/README.md: ``[table: VARIANT Pp STRONG/WEAK COLUMN = NUMBER]`` or
+#: ``[analytics: VARIANT Pp COLUMN = NUMBER]`` (``tuned-ev`` stands for the tuned ev's label).
+CITATION = re.compile(r"\[(table|analytics): (\S+) (\d)p (?:(\S+)/(\S+) )?(\w+) = (-?[\d.]+|inf)\]")
+
+
+def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
     root = Path(luck.__file__).resolve().parent.parent / "results" / "luck"
-    if not (root / "README.md").exists():
-        pytest.fail("results/luck/README.md is missing")
     text = (root / "README.md").read_text()
-    assert "table.csv" in text and "analytics.csv" in text
+    tables = {"table": pd.read_csv(root / "table.csv"), "analytics": pd.read_csv(root / "analytics.csv")}
+    cited = CITATION.findall(text)
+    assert len(cited) >= 8, "the findings should point to the table for each claim"
+    for which, variant, players, strong, weak, column, number in cited:
+        t = tables[which]
+        rows = t[(t.variant == variant) & (t.players == int(players))]
+        if strong:
+            strong = luck.PAIRS[1][0] if strong == "tuned-ev" else strong
+            rows = rows[(rows.strong == strong) & (rows.weak == weak)]
+        assert len(rows) == 1, (which, variant, players, strong, weak)
+        value = float(rows[column].iloc[0])
+        decimals = len(number.partition(".")[2])
+        assert round(value, decimals) == pytest.approx(float(number)), (which, variant, players, column, number)
