@@ -144,7 +144,7 @@ def test_the_recorded_command_reruns_the_result_byte_for_byte(tmp_path):
 
 #: A claim's reference in results/luck/README.md: ``[table: VARIANT Pp STRONG/WEAK COLUMN = NUMBER]`` or
 #: ``[analytics: VARIANT Pp COLUMN = NUMBER]`` (``tuned-ev`` stands for the tuned ev's label).
-CITATION = re.compile(r"\[(table|analytics): (\S+) (\d)p (?:(\S+)/(\S+) )?(\w+) = (-?[\d.]+|inf)\]")
+CITATION = re.compile(r"\[(table|analytics):\s+(\S+)\s+(\d)p\s+(?:(\S+)/(\S+)\s+)?(\w+)\s+=\s+(-?[\d.]+|inf)\]")
 
 
 def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
@@ -153,6 +153,7 @@ def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
     tables = {"table": pd.read_csv(root / "table.csv"), "analytics": pd.read_csv(root / "analytics.csv")}
     cited = CITATION.findall(text)
     assert len(cited) >= 8, "the findings should point to the table for each claim"
+    assert len(cited) == len(re.findall(r"\[(?:table|analytics):", text)), "a citation does not parse"
     for which, variant, players, strong, weak, column, number in cited:
         t = tables[which]
         rows = t[(t.variant == variant) & (t.players == int(players))]
