@@ -13,6 +13,7 @@ name           question
 ``players``    the same deal statistics and the agents' order from 2 to 8 players
 ``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
 ``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
+``luck``       luck against skill and game analytics (branching, lead changes, decisiveness) of every variant
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -40,10 +41,11 @@ REGISTRY: dict[str, str] = {
     "players": "golfsim.experiments.players",
     "benchmarks": "golfsim.experiments.benchmarks",
     "search": "golfsim.experiments.search",
+    "luck": "golfsim.experiments.luck",
 }
 
 #: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players")
+ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players", "luck")
 
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"

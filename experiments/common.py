@@ -124,6 +124,8 @@ class ExperimentOutput:
 
     #: True when the run was interrupted: only the complete cells are in the table.
     partial: bool = False
+    #: More tables, written as ``<stem>.csv`` and ``<stem>.md`` next to ``table.csv``.
+    extra_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def write(self, directory: Path | str | None = None) -> list[Path]:
         """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written.
@@ -140,6 +142,10 @@ class ExperimentOutput:
             self.table.to_csv(written[0], index=False)
             written[1].write_text(markdown_table(self.table, self.notes))
             written[2].write_text(json.dumps(self.config, indent=2, default=_json_default) + "\n")
+            for stem, extra in self.extra_tables.items():
+                extra.to_csv(d / f"{stem}.csv", index=False)
+                (d / f"{stem}.md").write_text(markdown_table(extra))
+                written += [d / f"{stem}.csv", d / f"{stem}.md"]
             for stem, fig in self.figures.items():
                 path = d / f"{stem}.png"
                 fig.savefig(path, dpi=120, bbox_inches="tight")

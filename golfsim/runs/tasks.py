@@ -80,6 +80,10 @@ class Task:
         returned (default :func:`summarise_games`).
     plugins : tuple of str
         User agent modules to load before parsing the labels (``GOLFSIM_AGENT_MODULES`` when the task was made).
+    play : str
+        ``"module:function"`` called as ``function(table, task)`` to play the games instead of the batch simulator,
+        returning what ``summary`` is given (e.g. :func:`golfsim.kernels.counted.play_counted_task`, the same games
+        with their decisions counted); empty: :func:`golfsim.kernels.simulate.iter_batches`.
     """
 
     rules: Rules
@@ -90,6 +94,7 @@ class Task:
     count: int
     summary: str = "golfsim.runs.tasks:summarise_games"
     plugins: tuple[str, ...] = ()
+    play: str = ""
 
 
 def current_plugins() -> tuple[str, ...]:
@@ -183,6 +188,8 @@ def run_task(task: Task, threads: int = 1):
     _load_plugins(task.plugins)
     table = Table.make(list(task.seats), task.rules)
     summarise = _summary_function(task.summary)
+    if task.play:
+        return summarise(_summary_function(task.play)(table, task))
     (batch,) = iter_batches(table, task.count, task.seed, agent_seed=task.agent_seed, first_game=task.first_game,
                             batch_size=task.count, threads=threads)
     return summarise(batch)

@@ -29,7 +29,7 @@ def outputs():
 
 
 def test_registry_lists_every_experiment_and_all_leaves_out_benchmarks():
-    assert set(experiments.ALL) == {"ladder", "tips", "variants", "players"}
+    assert set(experiments.ALL) == {"ladder", "tips", "variants", "players", "luck"}
     assert "benchmarks" in experiments.REGISTRY and "benchmarks" not in experiments.ALL
     for name in experiments.REGISTRY:
         module = experiments.load(name)
@@ -224,7 +224,7 @@ def test_cli_runs_one_experiment_and_reports_where_it_wrote(tmp_path):
     assert config["command"].startswith("golfsim experiment tips")
 
 
-def test_cli_all_runs_ladder_tips_variants_and_players_but_not_benchmarks(tmp_path):
+def test_cli_all_runs_ladder_tips_variants_players_and_luck_but_not_benchmarks(tmp_path):
     result = runner.invoke(app, ["experiment", "all", "--games", "20", "--out", str(tmp_path), "--threads", "1"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(experiments.ALL)
