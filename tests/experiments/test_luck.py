@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -164,3 +165,29 @@ def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
         value = float(rows[column].iloc[0])
         decimals = len(number.partition(".")[2])
         assert round(value, decimals) == pytest.approx(float(number)), (which, variant, players, column, number)
+
+
+@pytest.mark.slow  # a real golfsim process playing real games until the signal: about 30 s here
+def test_a_real_ctrl_c_keeps_and_marks_the_complete_cells(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "experiment", "luck", "--games", "300", "--out",
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if "done (1/" in line:
+                proc.send_signal(signal.SIGINT)
+                break
+        _, rest = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, "".join(seen)
+    out = tmp_path / "luck"
+    config = json.loads((out / "config.json").read_text())
+    assert config["partial"] is True and "PARTIAL RESULT" in (out / "table.md").read_text()
+    done = {c["cell"] for c in config["cells"] if c["complete"]}
+    assert 1 <= len(done) < len(config["cells"])
+    table, extra = pd.read_csv(out / "table.csv"), pd.read_csv(out / "analytics.csv")
+    assert {f"{r.variant} {r.players}p" for r in table.itertuples()} <= done
+    assert len(extra) <= len(done) and (table.deal_sets[table.strong != "mc"] == 300).all()
