@@ -32,6 +32,10 @@ from __future__ import annotations
 import os
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Experiment name -> module path.
 REGISTRY: dict[str, str] = {
@@ -100,6 +104,47 @@ def figure_png(fig, dpi: int = 100):
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
     return Image(buffer.getvalue())
+
+
+def interval_decimals(half_width: float) -> int:
+    """Decimals a value supports when its interval's half-width is ``half_width``: the interval's first
+    significant digit and one more (half-width 0.057 -> 3 decimals, 2.3 -> 1, 140 -> 0)."""
+    import math
+
+    if not math.isfinite(half_width) or half_width <= 0:
+        return 6
+    return max(0, 1 - math.floor(math.log10(half_width)))
+
+
+def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = None) -> pd.DataFrame:
+    """``table`` with every value that has an interval rounded to what the interval supports.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A result table.
+    intervals : dict, optional
+        Value column -> (low column, high column). Default: every column ``X`` with ``X_low`` and ``X_high``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy; each value and its bounds are rounded to :func:`interval_decimals` of the median half-width of the
+        column (a zero-width interval, such as an agent against itself, leaves the others to decide).
+    """
+    import numpy as np
+
+    if intervals is None:
+        intervals = {c: (f"{c}_low", f"{c}_high") for c in table.columns
+                     if f"{c}_low" in table.columns and f"{c}_high" in table.columns}
+    out = table.copy()
+    for value, (low, high) in intervals.items():
+        half = ((table[high] - table[low]) / 2).to_numpy(dtype=float)
+        half = half[np.isfinite(half) & (half > 0)]
+        decimals = interval_decimals(float(np.median(half))) if half.size else 6
+        for column in (value, low, high):
+            out[column] = table[column].round(decimals)
+    return out
 
 
 def notebook_games(default: int = NOTEBOOK_DEFAULT_GAMES) -> int | None:

@@ -25,11 +25,10 @@ FULL_DEALS = 2_000_000
 
 
 def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> ExperimentOutput:
-    """Measure the grid and return the table (one row per point) and a three-panel figure.
+    """Measure the grid and return the table (one row per point) and a three-panel figure (:func:`plot`).
 
     ``games`` is the number of single deals per point (default ``FULL_DEALS``).
     """
-    import matplotlib.pyplot as plt
 
     requested, games = games, FULL_DEALS if games is None else games
     rows = []
@@ -54,8 +53,27 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
         for row in table.itertuples()
     ]
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    for agent, style in zip(AGENTS, ("o-", "s--"), strict=True):
+    config = base_config(NAME, games=requested, rules=Rules().to_dict(), agents=list(AGENTS), seed=seed,
+                         deals_per_point=games, repeats=repeats, threads=thread_counts, batch_sizes=list(BATCH_SIZES),
+                         player_counts=list(PLAYER_COUNTS), threading_layer=rows[-1]["threading_layer"])
+    notes = [f"deals per second are medians of {repeats} timed runs after a warm-up call; "
+             "speedup_vs_1_thread is measured in the same run",
+             "parallelism: " + rows[-1]["threading_layer"]]
+    return ExperimentOutput(NAME, table, config, {"figure": plot(table, config)}, notes)
+
+
+def plot(table: pd.DataFrame, config: dict):
+    """Throughput against threads, batch size and players, one line per agent (each point the median of
+    ``config["repeats"]`` timed runs; the spread of the runs is not recorded, so there are no interval bars)."""
+    import matplotlib.pyplot as plt
+
+    from golfsim.runs.figures import fit_suptitle
+
+    thread_counts = list(config["threads"])
+    max_threads = max(thread_counts)
+    games, repeats, seed = config["deals_per_point"], config["repeats"], config["seed"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
+    for agent, style in zip(config["agents"], ("o-", "s--"), strict=False):
         t = table[(table.agent == agent) & (table.measure == "threads")]
         axes[0].plot(t.threads, t.deals_per_second / 1e6, style, label=agent)
         b = table[(table.agent == agent) & (table.measure == "batch size")]
@@ -64,7 +82,7 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
         axes[2].plot(p.players, p.deals_per_second / 1e6, style, label=agent)
     axes[0].set(xlabel="threads", ylabel="million deals per second", title="Threads (2 players)",
                 xticks=thread_counts)
-    axes[1].set(xlabel="games per kernel call (batch size)", ylabel="million deals per second",
+    axes[1].set(xlabel="games per kernel call (batch size, log scale)", ylabel="million deals per second",
                 title=f"Batch size ({max_threads} threads, 2 players)")
     axes[2].set(xlabel="players at the table", ylabel="million deals per second",
                 title=f"Player count ({max_threads} threads)")
@@ -72,15 +90,12 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
         ax.grid(alpha=0.3)
         ax.legend(title="agents (all seats)")
         ax.set_ylim(bottom=0)
-    fig.suptitle(f"golfsim throughput, default rules; median of {repeats} runs of {games:,} deals per point "
-                 f"(players: {games:,} / players deals), seed {seed}")
-    config = base_config(NAME, games=requested, rules=Rules().to_dict(), agents=list(AGENTS), seed=seed,
-                         deals_per_point=games, repeats=repeats, threads=thread_counts, batch_sizes=list(BATCH_SIZES),
-                         player_counts=list(PLAYER_COUNTS), threading_layer=rows[-1]["threading_layer"])
-    notes = [f"deals per second are medians of {repeats} timed runs after a warm-up call; "
-             "speedup_vs_1_thread is measured in the same run",
-             "parallelism: " + rows[-1]["threading_layer"]]
-    return ExperimentOutput(NAME, table, config, {"figure": fig}, notes)
+    for _ in range(2):
+        fit_suptitle(fig, f"golfsim throughput, default rules: agents playing themselves in every seat; median of "
+                          f"{repeats} timed runs of {games:,} deals per point (players: {games:,} / players deals), "
+                          f"seed {seed}; no interval: the runs' spread is not recorded", fontsize=11)
+        fig.tight_layout()
+    return fig
 
 
 def _row(measure, agent, players, threads, batch, result) -> dict:

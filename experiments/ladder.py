@@ -244,7 +244,10 @@ def plot(table: pd.DataFrame, config: dict):
         ax.legend(fontsize=8)
     sizes = config["deal_sets_per_table"]
     games = {p: t["games_played"] for p, t in config["tournaments"].items()}
-    fig.suptitle(
+    from golfsim.runs.figures import fit_suptitle
+
+    fit_suptitle(
+        fig,
         "Agent ladder: every built-in agent, round robin on duplicate deals, default rules (1 deck, 9 holes)\n"
         f"error bars: 95% intervals (often smaller than the markers); seed {config['seed']}; deal sets per table "
         + ", ".join(f"{p}p {sizes[p]:,}" for p in sizes) + "; games played "
@@ -299,7 +302,10 @@ def plot_search(table: pd.DataFrame, config: dict):
             ax.grid(alpha=0.3)
     search = config["search"]
     games = {p: t["games_played"] for p, t in search["tournaments"].items()}
-    fig.suptitle(
+    from golfsim.runs.figures import fit_suptitle
+
+    fit_suptitle(
+        fig,
         "Agent ladder with the searching players (mc; oracle SEES HIDDEN CARDS), duplicate deals, default rules "
         "(1 deck, 9 holes)\n2 players: round robin; 4 players: one table in every seat order; dotted line: even "
         f"chances; error bars: 95% intervals; seed {config['seed']}; deal sets per table "

@@ -273,29 +273,6 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
                          "minus_greedy_high": vs_greedy["high"], "deal_sets": settings.final_deals})
     table = pd.DataFrame(rows)
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, zoom in zip(axes, (False, True), strict=True):
-        ax.plot(curve.episodes, curve.mean_points, marker="o", label="learned policy (arg-max)")
-        ax.fill_between(curve.episodes, curve.low, curve.high, alpha=0.25, label="95% interval")
-        for name, value in references.items():
-            if zoom and name == "random":
-                continue
-            ax.axhline(value, linestyle="--", color="grey" if name == "random" else "black",
-                       label=f"{name} in the learner's place")
-        ax.set_xlabel("training episodes (one hole each)")
-        ax.set_ylabel("learner's points per hole vs greedy (lower is better)")
-        if zoom:
-            ax.set_ylim(references["greedy"] - 3, references["greedy"] + 3)
-            ax.set_title("the same, zoomed on greedy's level")
-        else:
-            ax.set_title(f"REINFORCE, linear softmax ({len(FEATURES)} features)")
-        ax.legend(fontsize=8)
-    fig.suptitle(f"seed {settings.seed}, batch {settings.batch} episodes per update; each point: "
-                 f"{settings.eval_deals} evaluation deal sets x 2 seats", fontsize=10, y=1.02)
-    fig.text(0.01, -0.05, f"2 players, default rules, one hole per episode; evaluation deals (seed {eval_seed}) are "
-             f"never trained on; {settings.updates * settings.batch} training episodes; at 0 episodes the weights "
-             "are zero and the arg-max takes the first legal action", fontsize=7)
-
     final = table[(table.opponent == "greedy") & (table.player.str.startswith("learned"))].iloc[0]
     verdict = "beats" if final.margin_high < 0 else "loses to" if final.margin_low > 0 else "ties with"
     better = "fewer" if final.minus_greedy_high < 0 else "more" if final.minus_greedy_low > 0 else "about as many"
@@ -316,7 +293,42 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
     config = base_config(NAME, sources=source_fingerprint(), settings=asdict(settings), rules=rules.to_dict(),
                          features=list(FEATURES), theta=policy.theta.round(4).tolist(), eval_seed=eval_seed,
                          final_seed=final_seed, command="python -m golfsim.experiments.learning")
-    return ExperimentOutput(NAME, table, config, {"figure": fig}, notes), curve
+    config["reference_points_per_hole"] = references
+    figure = plot(curve, config)
+    return ExperimentOutput(NAME, table, config, {"figure": figure}, notes), curve
+
+
+def plot(curve: pd.DataFrame, config: dict):
+    """The learning curve with its 95% band and the references (random and greedy in the learner's place), in
+    full and zoomed on greedy's level."""
+    from golfsim.runs.figures import fit_suptitle, fit_title
+
+    settings, references = config["settings"], config["reference_points_per_hole"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.8))
+    for ax, zoom in zip(axes, (False, True), strict=True):
+        ax.plot(curve.episodes, curve.mean_points, marker="o", label="learned policy (arg-max)")
+        ax.fill_between(curve.episodes, curve.low, curve.high, alpha=0.25, label="95% interval")
+        for name, value in references.items():
+            if zoom and name == "random":
+                continue
+            ax.axhline(value, linestyle="--", color="grey" if name == "random" else "black",
+                       label=f"{name} in the learner's place")
+        ax.set_xlabel("training episodes (one hole each)")
+        ax.set_ylabel("learner's points per hole vs greedy (lower is better)")
+        if zoom:
+            ax.set_ylim(references["greedy"] - 3, references["greedy"] + 3)
+        ax.legend(fontsize=8)
+    caption = (f"seed {settings['seed']}, batch {settings['batch']} episodes per update, "
+               f"{settings['updates'] * settings['batch']:,} training episodes; each point: "
+               f"{settings['eval_deals']} evaluation deal sets x 2 seats (seed {config['eval_seed']}, never trained "
+               "on); at 0 episodes the weights are zero and the arg-max takes the first legal action")
+    for _ in range(2):
+        fit_title(axes[0], f"REINFORCE, linear softmax ({len(config['features'])} features), against greedy; 2 "
+                           "players, default rules, one hole per episode", fontsize=10)
+        fit_title(axes[1], "the same, zoomed on greedy's level", fontsize=10)
+        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
+        fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
 
 
 def main(argv=None):

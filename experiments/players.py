@@ -187,7 +187,10 @@ def plot(table: pd.DataFrame, config: dict):
         ax.legend(fontsize=7, title="self-play agent" if col != "vs_anchor" else "agent", title_fontsize=7)
     axes.flat[4].axhline(0, color="k", lw=1)
     axes.flat[5].axhline(0, color="k", lw=1)
-    fig.suptitle(
+    from golfsim.runs.figures import fit_suptitle
+
+    fit_suptitle(
+        fig,
         "Player count from 2 to 8: default rules, each agent in every seat (self-play); last panel: one agent "
         f"among {config['anchor']} players\nerror bars: 95% intervals; {config['self_play_games']:,} self-play "
         f"games of 9 holes per point, {config['gauntlet_deal_sets']:,} gauntlet deal sets x every seat rotation "

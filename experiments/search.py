@@ -189,43 +189,44 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 
 def plot(table: pd.DataFrame, config: dict):
     """Lead over ev against deals per second per thread (log axis), with 95% intervals; the oracle, far off that
-    scale, in a panel of its own."""
+    scale, in a panel of its own. Each point is named, with its number, in the legend below the plot: the settings
+    lie close together in speed, where labels beside the points would cover each other's intervals."""
     import matplotlib.pyplot as plt
+
+    from golfsim.runs.figures import fit_suptitle, fit_title
 
     fair = table[(table.opponent == REFERENCE) & ~table.sees_hidden_cards]
     oracle = table[table.sees_hidden_cards]
-    fig, (ax, ax_oracle) = plt.subplots(1, 2, figsize=(11.5, 5.8), gridspec_kw={"width_ratios": [3.2, 1]})
-    for role, marker, color, label in (("search setting", "o", "C0", "mc settings"),
-                                       ("reference", "s", "C1", "reference agents")):
-        rows = fair[fair.role == role]
-        if rows.empty:
-            continue
-        err = [rows.lead - rows.lead_low, rows.lead_high - rows.lead]
-        ax.errorbar(rows.deals_per_second_per_thread, rows.lead, yerr=err, fmt=marker, color=color, capsize=4,
-                    label=label)
-        for r in rows.itertuples():  # above the interval's top, centred: the settings lie at distinct speeds
-            ax.annotate(f"{r.agent.removeprefix('mc:')}: {r.lead:+.1f}", (r.deals_per_second_per_thread, r.lead_high),
-                        xytext=(0, 4), textcoords="offset points", ha="center", fontsize=7, color=color)
+    fig, (ax, ax_oracle) = plt.subplots(1, 2, figsize=(11.5, 6.8), gridspec_kw={"width_ratios": [3.2, 1]})
+    settings = fair[fair.role == "search setting"]
+    palette = plt.get_cmap("tab10")
+    for i, r in enumerate(settings.itertuples()):
+        ax.errorbar([r.deals_per_second_per_thread], [r.lead], yerr=[[r.lead - r.lead_low], [r.lead_high - r.lead]],
+                    fmt="os^Dv<>ph8"[i % 11], color=palette((i + 2) % 10), capsize=4,
+                    label=f"{r.agent}: {r.lead:+.1f} ({r.lead_low:+.1f} to {r.lead_high:+.1f})")
+    for r in fair[fair.role == "reference"].itertuples():
+        ax.errorbar([r.deals_per_second_per_thread], [r.lead], yerr=[[r.lead - r.lead_low], [r.lead_high - r.lead]],
+                    fmt="s", color="C1" if r.agent == REFERENCE else "C0", capsize=4, markersize=7,
+                    label=f"{r.agent} (reference): {r.lead:+.1f} ({r.lead_low:+.1f} to {r.lead_high:+.1f})")
     ax.set_xscale("log")
-    if not fair.empty:  # room for the labels above the intervals and beside the outermost points
+    if not fair.empty:
         low, high = min(fair.lead_low.min(), 0.0), max(fair.lead_high.max(), 0.0)
-        ax.set_ylim(low - 0.05 * (high - low + 1), high + 0.12 * (high - low + 1))
+        ax.set_ylim(low - 0.05 * (high - low + 1), high + 0.05 * (high - low + 1))
         speeds = fair.deals_per_second_per_thread
         ax.set_xlim(speeds.min() / 1.8, speeds.max() * 1.8)
     ax.axhline(0, color="k", lw=1)
     ax.set_xlabel("speed (deals per second per thread, i.e. per CPU second, log scale; whole match, both seats)")
     ax.set_ylabel("lead over ev (points per nine-hole game; positive = better than ev)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8, loc="lower left")
-    ax.set_title("Strength against speed: each setting against ev, 2 players, duplicate deals, default rules\n"
-                 "(1 deck, 9 holes, immediate end); labels: mc parameters changed from the defaults (samples=64, "
-                 "halving=2, horizon=0)", fontsize=9)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2,
+              title="agent: lead over ev (95% interval); mc's defaults: samples=64, halving=2, horizon=0",
+              title_fontsize=7)
     x = range(len(oracle))
     ax_oracle.errorbar(list(x), oracle.lead, yerr=[oracle.lead - oracle.lead_low, oracle.lead_high - oracle.lead],
                        fmt="D", color="C3", capsize=4, label=f"oracle {HIDDEN_MARK}")
     for xx, r in zip(x, oracle.itertuples(), strict=True):
         ax_oracle.annotate(f"{r.lead:+.1f}\n({r.lead_low:+.1f} to {r.lead_high:+.1f})", (xx, r.lead),
-                           xytext=(8, 0), textcoords="offset points", va="center", fontsize=7, color="C3")
+                           xytext=(9, 0), textcoords="offset points", va="center", fontsize=7, color="C3")
     ax_oracle.set_xticks(list(x), [f"vs {o}\n{d / 1000:.1f}k deals/s" if d >= 1000 else f"vs {o}\n{d:.0f} deals/s"
                                    for o, d in zip(oracle.opponent, oracle.deals_per_second_per_thread,
                                                    strict=True)], fontsize=8)
@@ -233,15 +234,19 @@ def plot(table: pd.DataFrame, config: dict):
     ax_oracle.set_ylim(0, max(oracle.lead_high.max(), 1.0) * 1.1 if len(oracle) else 1.0)
     ax_oracle.set_xlabel("opponent (speed in deals per second per thread)")
     ax_oracle.set_ylabel("oracle's lead (points per nine-hole game)")
-    ax_oracle.set_title(f"value of hidden information:\noracle {HIDDEN_MARK.upper()}", fontsize=9)
     ax_oracle.grid(alpha=0.3, axis="y")
     sizes = sorted({d["deal_sets"] for d in config["deal_sets"]})
     size_text = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,} to {sizes[-1]:,}"
-    fig.suptitle(f"error bars: 95% paired t-intervals over deal sets; {size_text} deal sets per point (each in both "
-                 f"seat orders; per point in table.md); seed {config['seed']}; speeds from CPU time on a shared, "
-                 f"loaded {config['cpu_count']}-core machine, {config['threads']} threads", fontsize=8, y=0.005,
-                 va="bottom")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    caption = (f"error bars: 95% paired t-intervals over deal sets; {size_text} deal sets per point (each in both "
+               f"seat orders; per point in table.md); seed {config['seed']}; speeds from CPU time on a shared, "
+               f"loaded {config['cpu_count']}-core machine, {config['threads']} threads")
+    for _ in range(2):  # wrapping the titles changes the layout, which changes the room they have
+        fit_title(ax, "Strength against speed: each mc setting and the reference agents against ev, 2 players, "
+                      "duplicate deals, default rules (1 deck, 9 holes, immediate end)", fontsize=9)
+        fit_title(ax_oracle, f"value of hidden information: oracle {HIDDEN_MARK.upper()} against ev and mc, "
+                             "same rules", fontsize=9)
+        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 

@@ -286,11 +286,14 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 
 
 def plot(table: pd.DataFrame, config: dict):
-    """Effect of each tip with its 95% interval, at each player count."""
+    """Effect of each tip with its 95% interval, at each player count; the numbers stand in a column right of the
+    plot, where they cannot cover an interval."""
     import matplotlib.pyplot as plt
 
+    from golfsim.runs.figures import fit_suptitle, fit_title
+
     keys = list(dict.fromkeys(table.tip))
-    fig, ax = plt.subplots(figsize=(10, 0.55 * len(keys) + 2.2))
+    fig, ax = plt.subplots(figsize=(11, 0.55 * len(keys) + 2.4))
     counts = sorted(table.players.unique())
     offsets = np.linspace(-0.18, 0.18, len(counts)) if len(counts) > 1 else [0.0]
     for players, dy, marker in zip(counts, offsets, "os^D", strict=False):
@@ -300,8 +303,9 @@ def plot(table: pd.DataFrame, config: dict):
         err = [rows.effect - rows.effect_low, rows.effect_high - rows.effect]
         bars = ax.errorbar(rows.effect, y, xerr=err, fmt=marker, capsize=4, label=f"{players} players")
         for x, yy, lo, hi in zip(rows.effect, y, rows.effect_low, rows.effect_high, strict=True):
-            ax.annotate(f"{x:+.2f} ({lo:+.2f} to {hi:+.2f})", (max(x, hi), yy), xytext=(6, 0),
-                        textcoords="offset points", va="center", fontsize=7, color=bars[0].get_color())
+            ax.annotate(f"{players}p {x:+.2f} ({lo:+.2f} to {hi:+.2f})", (1.02, yy),
+                        xycoords=("axes fraction", "data"), va="center", ha="left", fontsize=7,
+                        color=bars[0].get_color(), annotation_clip=False)
     labels = [f"({k}) {table[table.tip == k].name.iloc[0]}\n{table[table.tip == k].base_agent.iloc[0]}: "
               f"{table[table.tip == k].parameter.iloc[0]}" for k in keys]
     ax.set_yticks(np.arange(len(keys)), labels, fontsize=8)
@@ -309,20 +313,22 @@ def plot(table: pd.DataFrame, config: dict):
     ax.axvline(0, color="k", lw=1)
     low, high = min(table.effect_low.min(), 0.0), max(table.effect_high.max(), 0.0)
     span = max(high - low, 1e-9)
-    ax.set_xlim(low - 0.05 * span, high + 0.4 * span)  # room for the numbers right of each interval
+    ax.set_xlim(low - 0.05 * span, high + 0.05 * span)
     ax.set_xlabel("effect of following the tip (points per 9-hole game; negative = the tip helps)")
     ax.set_ylabel("tip (base agent: parameter)")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
-    ax.set_title("Strategy tips, A/B tests on duplicate deals: tip on minus tip off for one player, opponents "
-                 "the same agent with the tip off", fontsize=10)
-    fig.suptitle(f"default rules (1 deck, 9 holes, immediate end); error bars: 95% paired t-intervals; "
-                 f"{config['games_per_cell']:,} deal sets per point"
-                 + (f" ({config['planning_games_per_cell']:,} for the planning player mc-tips, 2 players)"
-                    if config.get("planning_games_per_cell") else "")
-                 + f", tested seat rotated; seed {config['seed']}",
-                 fontsize=9, y=0.005, va="bottom")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    ax.legend(loc="best", fontsize=8, title="effect, 95% interval", title_fontsize=8)
+    title = ("Strategy tips, A/B tests on duplicate deals under the default rules (1 deck, 9 holes, immediate "
+             "end): one player's tip on minus tip off; the opponents play the same agent with the tip off")
+    caption = (f"error bars and the numbers at right: effect (95% paired t-interval); "
+               f"{config['games_per_cell']:,} deal sets per point"
+               + (f" ({config['planning_games_per_cell']:,} for the planning player mc-tips, 2 players)"
+                  if config.get("planning_games_per_cell") else "")
+               + f", tested seat rotated; seed {config['seed']}")
+    for _ in range(2):  # the wrapped title and caption change the layout, which changes the room they have
+        fit_title(ax, title, fontsize=10)
+        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
+        fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 

@@ -359,7 +359,10 @@ def plot(table: pd.DataFrame, config: dict):
     axes[0].set_ylabel("rule variant (one option changed from the default game)")
     axes[0].invert_yaxis()
     axes[0].legend(title="self-play agent", fontsize=7, title_fontsize=7, loc="lower left")
-    fig.suptitle(
+    from golfsim.runs.figures import fit_suptitle
+
+    fit_suptitle(
+        fig,
         f"Variant effects on the deal: {config['players']} players, each agent in every seat (self-play), "
         "one rule option changed at a time (dotted lines: default game)\n"
         f"error bars: 95% intervals; {config['self_play_games']:,} games of 9 holes per point "
@@ -394,7 +397,10 @@ def plot_ranking(table: pd.DataFrame, config: dict):
     axes[0].invert_yaxis()
     axes[0].legend(title="agent (ranking at right)", fontsize=7, title_fontsize=7, loc="lower left")
     some = next(iter(config["round_robin"].values()))
-    fig.suptitle(
+    from golfsim.runs.figures import fit_suptitle
+
+    fit_suptitle(
+        fig,
         f"Agent ranking under each rule variant (one option changed from the default rules): {config['players']}-"
         "player round robin of every built-in agent on duplicate deals (dotted lines: default game)\n"
         f"error bars: 95% intervals; {config['round_robin_deal_sets']:,} deal sets x {some['seat_orders']} seat "

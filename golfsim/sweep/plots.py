@@ -1,7 +1,9 @@
 """The figures of a sweep: for every swept axis, mean game score against the axis's values, one line per agent.
 
-Each figure has one panel per combination of the other swept axes (at most :data:`MAX_PANELS`), interval bars on
-every point, and a caption with the seed, the sample size and the interval level. Nothing here plays games.
+Each figure has one panel per combination of the other swept axes (at most :data:`MAX_PANELS`), all on one y
+scale so panels compare at a glance, interval bars on every point, and a caption with the seed, the sample size and
+the interval level. Points are joined by lines only along a numeric axis: categorical values (pools, rule names, on
+and off) have no order to follow. Nothing here plays games.
 """
 
 from __future__ import annotations
@@ -83,7 +85,20 @@ def _axis_label(axis: str, plan) -> str:
 
 
 def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: int) -> Path:
-    """Mean game score with interval bars against ``axis``, one line per pool entry; returns ``path``."""
+    """Mean game score with interval bars against ``axis``, one line per pool entry, written atomically to
+    ``path`` (:func:`draw_axis`); returns ``path``."""
+    plt = _pyplot()
+    fig = draw_axis(table, plan, axis, cells_complete)
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    fig.savefig(tmp, format="png")
+    plt.close(fig)
+    os.replace(tmp, path)  # a reader never sees half a figure
+    return path
+
+
+def draw_axis(table: pd.DataFrame, plan, axis: str, cells_complete: int):
+    """The figure of :func:`plot_axis`, not saved: one panel per combination of the other swept axes."""
     plt = _pyplot()
     data = table[table[axis].notna()]
     swept = [a for a in plan.axes if table[a].nunique() > 1]
@@ -101,7 +116,8 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
     shown = groups[:MAX_PANELS]
     ncols = len(shown) if len(shown) <= 3 else 2 if len(shown) == 4 else 3
     nrows = math.ceil(len(shown) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows + 1.6), dpi=110, squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows + 1.6), dpi=110, squeeze=False,
+                             sharey=True)
     xs = list(dict.fromkeys(data[axis]))
     numeric = all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
                   for v in xs)
@@ -122,7 +138,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
             y = rows["mean_score"].to_numpy()
             err = np.vstack([y - rows["mean_score_low"].to_numpy(), rows["mean_score_high"].to_numpy() - y])
             ax.errorbar(x, y, yerr=np.nan_to_num(err), marker="o", markersize=4, capsize=3, linewidth=1.3,
-                        color=colours[entry], label=entry)
+                        linestyle="-" if numeric else "none", color=colours[entry], label=entry)
         title = ", ".join(f"{o}={_text(v)}" for o, v in zip(others, key, strict=True)) or "all cells"
         ax.set_title(textwrap.fill(title, 60), fontsize=8)
         ax.set_xticks(list(position.values()), [_text(v) for v in xs])  # the swept values, not a numeric grid
@@ -133,6 +149,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
         ax.set_xlabel(_axis_label(axis, plan), fontsize=8)
         ax.set_ylabel(f"mean {int(holes[0])}-hole score (points)" if len(holes) == 1
                       else "mean game total (points)", fontsize=8)
+        ax.tick_params(labelleft=True)  # shared scale, but each panel keeps its numbers
         ax.grid(alpha=0.3)
     for k in range(len(shown), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
@@ -161,12 +178,7 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
         caption += f" Showing {MAX_PANELS} of {len(groups)} panels (all are in the table)."
     fig.text(0.02, 0.005, caption, fontsize=7.5, ha="left", va="bottom", wrap=True)
     fig.tight_layout(rect=(0, 0.05, 0.86, 0.93))
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fig.savefig(tmp, format="png")
-    plt.close(fig)
-    os.replace(tmp, path)  # a reader never sees half a figure
-    return path
+    return fig
 
 
 def plot_sweep(table: pd.DataFrame, plan, out: Path, cells_complete: int) -> list[Path]:

@@ -135,8 +135,13 @@ class TuningResult:
         cfg = self.config
         fig, ax = plt.subplots(figsize=(8, 5.4))
         t = self.trials
+        cut = ""
         if len(t):
-            ax.scatter(t["trial"], t["objective"], s=12, color="0.6", label="trial")
+            low = t["objective_low"].astype(float).fillna(t["objective"])
+            high = t["objective_high"].astype(float).fillna(t["objective"])
+            ax.errorbar(t["trial"], t["objective"], yerr=[t["objective"] - low, high - t["objective"]], fmt="o",
+                        markersize=3, color="0.6", ecolor="0.8", elinewidth=0.8,
+                        label=f"trial ({round(100 * cfg['confidence'])}% interval over its deal sets)")
             ax.step(t["trial"], t["objective"].cummin(), where="post", color="C0", lw=2, label="best so far")
             ax.legend(loc="upper right")
             # A few disastrous settings would squash the best-so-far line: cut the axis above most trials.
@@ -146,18 +151,17 @@ class TuningResult:
             above = t["objective"] > top + span
             if above.any():
                 ax.set_ylim(low - 0.1 * span, top + span)
-                ax.annotate(f"{int(above.sum())} trial(s) above the plot (worst {t['objective'].max():+.1f})",
-                            xy=(0.01, 0.97), xycoords="axes fraction", va="top", fontsize=8)
+                cut = f"; {int(above.sum())} trial(s) above the plot (worst {t['objective'].max():+.1f})"
         ax.axhline(0.0, color="0.3", lw=0.8, ls=":")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
         ax.set_ylabel(f"score relative to the field\n(points per {cfg['rules']['holes']}-hole game; "
                       "negative = fewer, better)")
-        ax.set_title(f"golfsim tune {cfg['agent']} against {','.join(cfg['against'])}\n{cfg['rules_text']}",
-                     fontsize=10)
+        title = (f"golfsim tune {cfg['agent']}: each trial's parameters against {','.join(cfg['against'])}\n"
+                 f"{cfg['rules_text']}, duplicate deals")
         caption = (f"TPE (optuna), seed {cfg['seed']}; {len(t)} trials{' (partial)' if self.partial else ''}, each "
                    f"{cfg['games']:,} duplicate deal sets x {cfg['rules']['players']} seat rotations per field agent, "
-                   "the same deals in every trial")
+                   f"the same deals in every trial{cut}")
         if self.best is not None and self.reevaluation is not None:
             r = self.reevaluation
             v = r["winner_vs_baseline"]
@@ -167,7 +171,11 @@ class TuningResult:
                         + ("recommended" if self.recommended else "not recommended: no parameters beat the defaults"))
         caption = "\n".join(textwrap.fill(part, 135) for part in caption.split("\n"))
         fig.text(0.01, 0.005, caption, fontsize=8, ha="left", va="bottom")
-        fig.tight_layout(rect=(0, 0.01 + 0.03 * (1 + caption.count("\n")), 1, 1))
+        from golfsim.runs.figures import fit_title
+
+        for _ in range(2):
+            fit_title(ax, title, fontsize=10)
+            fig.tight_layout(rect=(0, 0.01 + 0.03 * (1 + caption.count("\n")), 1, 1))
         return fig
 
     def write(self, directory, fingerprint: bool = True) -> list[Path]:
