@@ -813,10 +813,27 @@ def cache_clear():
     err.print(f"removed {removed} cached files", highlight=False)
 
 
+@app.command("cache-warm")
+def cache_warm():
+    """Compile everything a first run needs now (a minute or two once per golfsim version), so that later commands
+    start at once."""
+    from golfsim._numba.jit import CACHE_DIR
+    from golfsim.cli.cache_warm import warm
+
+    err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
+    records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    total = sum(r["seconds"] for r in records)
+    err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
+              highlight=False)
+
+
 def main() -> None:
     """Entry point of the ``golfsim`` console script."""
+    from golfsim.runs.compile_notice import CompileLine
+
     np.seterr(all="ignore")
-    app()
+    with CompileLine():  # a terminal sees what Numba compiles, from the start
+        app()
 
 
 if __name__ == "__main__":  # pragma: no cover
