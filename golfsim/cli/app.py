@@ -548,6 +548,9 @@ def sweep(
         "--overwrite", help="Replace a directory that holds another sweep's cells.")] = False,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    games: Annotated[int | None, typer.Option(
+        help="Deal sets per cell in place of the file's [sweep] games, e.g. a small first try (a sweep of "
+             "another size needs its own --out).")] = None,
 ):
     """Run a grid of duplicate-deal tournaments (rule options x players x pools x agent parameters) from a TOML
     file: one tidy table (Parquet and CSV) with intervals, a figure per swept axis and config.json.
@@ -562,7 +565,7 @@ def sweep(
     if out_dir is not None:
         check_out_dir(out_dir)
     try:
-        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
+        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet, games=games)
     except ValueError as e:
         fail(str(e))  # fail escapes markup: the message names [sections] of the file
     except KeyboardInterrupt:
