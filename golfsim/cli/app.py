@@ -835,7 +835,8 @@ def main() -> None:
     from golfsim.runs.compile_notice import CompileLine
 
     np.seterr(all="ignore")
-    with CompileLine():  # a terminal sees what Numba compiles, from the start
+    # a terminal sees what Numba compiles, from the start; not 'play', whose screen takes the terminal's input line
+    with CompileLine(enabled=sys.argv[1:2] != ["play"]):
         app()
 
 
