@@ -47,7 +47,8 @@ TUNED_EV_SOURCE = "results/tuning/ev/config.json"
 SECTIONS = ("built-ins", "with search")
 
 COLUMNS = ["section", "players", "rank", "agent", "sees_hidden_cards", "mean_score", "mean_score_low",
-           "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "rating", "rating_se", "went_out_rate",
+           "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "rating", "rating_se", "rating_standing",
+           "rating_bound", "went_out_rate",
            "out_win_rate", "mean_turns", "games", "deal_sets"]
 
 
@@ -192,7 +193,8 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
             for p, t in tournaments.items()) + f"; seed {seed}.",
         "mean_score: mean nine-hole total (points, lower is better) with its 95% t-interval over deal sets; "
         "win_rate: share of games won, ties shared, 95% interval; rating: Bradley-Terry (2 players) or "
-        "Plackett-Luce (3-4 players) on the Elo-like scale, mean 0.",
+        "Plackett-Luce (3-4 players) on the Elo-like scale, 0 = mean of the rated agents; an agent that never won "
+        "(rating_standing 'never won') has no rating, and rating_bound is the 95% upper bound of its rating.",
         "went_out_rate: share of the agent's deals in which it went out; out_win_rate: share of those in which it "
         "held the lowest deal score (ties shared); mean_turns: turns per deal, all players.",
         "Section 'with search' (mc is about 10,000 times slower than ev, so far fewer deal sets; its rows are not "

@@ -557,6 +557,9 @@ def sweep(
         "--overwrite", help="Replace a directory that holds another sweep's cells.")] = False,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    games: Annotated[int | None, typer.Option(
+        help="Deal sets per cell in place of the file's [sweep] games, e.g. a small first try (a sweep of "
+             "another size needs its own --out).")] = None,
 ):
     """Run a grid of duplicate-deal tournaments (rule options x players x pools x agent parameters) from a TOML
     file: one tidy table (Parquet and CSV) with intervals, a figure per swept axis and config.json.
@@ -571,7 +574,7 @@ def sweep(
     if out_dir is not None:
         check_out_dir(out_dir)
     try:
-        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet)
+        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet, games=games)
     except ValueError as e:
         fail(str(e))  # fail escapes markup: the message names [sections] of the file
     except KeyboardInterrupt:
@@ -801,6 +804,20 @@ def cache_clear():
     err.print(f"removed {removed} cached files", highlight=False)
 
 
+@app.command("cache-warm")
+def cache_warm():
+    """Compile everything a first run needs now (a minute or two once per golfsim version), so that later commands
+    start at once."""
+    from golfsim._numba.jit import CACHE_DIR
+    from golfsim.cli.cache_warm import warm
+
+    err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
+    records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    total = sum(r["seconds"] for r in records)
+    err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
+              highlight=False)
+
+
 # ---------------------------------------------------------------- learn (body in golfsim.cli.learn)
 from golfsim.cli.learn import LEARN_HELP  # noqa: E402
 from golfsim.cli.learn import learn as _learn  # noqa: E402
@@ -810,8 +827,12 @@ app.command("learn", help=LEARN_HELP)(clear_errors(_learn))
 
 def main() -> None:
     """Entry point of the ``golfsim`` console script."""
+    from golfsim.runs.compile_notice import CompileLine
+
     np.seterr(all="ignore")
-    app()
+    # a terminal sees what Numba compiles, from the start; not 'play', whose screen takes the terminal's input line
+    with CompileLine(enabled=sys.argv[1:2] != ["play"]):
+        app()
 
 
 if __name__ == "__main__":  # pragma: no cover

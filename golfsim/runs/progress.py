@@ -9,7 +9,8 @@ from __future__ import annotations
 
 
 class CountBar:
-    """A progress bar counting ``unit`` up to ``total``, showing "compiling/loading" until the first update.
+    """A progress bar counting ``unit`` up to ``total``, showing "compiling/loading" until the first update and
+    what Numba compiles, with its seconds, while it compiles (:mod:`golfsim.runs.compile_notice`).
 
     Parameters
     ----------
@@ -33,8 +34,20 @@ class CountBar:
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
+        from rich.text import Text
 
-        columns = [TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
+        from golfsim.runs import compile_notice
+
+        compile_notice.watch()
+
+        class Description(TextColumn):
+            """The task's description, or what Numba is compiling while it compiles (redrawn with the bar)."""
+
+            def render(self, task):
+                text = compile_notice.short()
+                return Text(text) if text else super().render(task)
+
+        columns = [Description("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
                    TextColumn(unit), TimeElapsedColumn()]
         if remaining:
             columns.append(TimeRemainingColumn())
@@ -42,6 +55,11 @@ class CountBar:
         self.task = self.progress.add_task("compiling/loading", total=total, completed=completed)
 
     def __enter__(self):
+        from golfsim.runs.compile_notice import active_line
+
+        self._line = active_line()
+        if self._line is not None:
+            self._line.pause()
         self.progress.start()
         return self
 
@@ -54,4 +72,6 @@ class CountBar:
 
     def __exit__(self, *exc):
         self.progress.stop()
+        if self._line is not None:
+            self._line.resume()
         return False

@@ -98,10 +98,16 @@ class Task:
 
 
 def current_plugins() -> tuple[str, ...]:
-    """The user agent modules named by ``GOLFSIM_AGENT_MODULES`` now, for :attr:`Task.plugins`."""
+    """The user agent modules named by ``GOLFSIM_AGENT_MODULES`` now, for :attr:`Task.plugins`.
+
+    A ``.py`` path is made absolute here, on the client: a worker process or machine may run in another folder.
+    """
+    from pathlib import Path
+
     from golfsim.agents.plugins import ENV_VAR
 
-    return tuple(s.strip() for s in os.environ.get(ENV_VAR, "").split(",") if s.strip())
+    specs = (s.strip() for s in os.environ.get(ENV_VAR, "").split(","))
+    return tuple(str(Path(s).resolve()) if s.endswith(".py") else s for s in specs if s)
 
 
 # ---------------------------------------------------------------- summaries
@@ -364,11 +370,18 @@ def _check_dask_spec(spec: str) -> tuple[str, int | None]:
 
 
 def _warm_worker(plugins: tuple[str, ...]) -> None:
-    """Run on each Dask worker once: load the user's agent modules there."""
-    _load_plugins(plugins)
-    from golfsim.agents.plugins import ensure_loaded
+    """Run on each Dask worker once: load the user's agent modules there (the client's list, with its paths made
+    absolute, in place of whatever the worker's own environment says)."""
+    from golfsim.agents.plugins import ENV_VAR, PluginError, ensure_loaded
 
-    ensure_loaded()
+    os.environ[ENV_VAR] = ",".join(plugins)
+    try:
+        _load_plugins(plugins)
+        ensure_loaded()
+    except PluginError as e:
+        import socket
+
+        raise PluginError(f"on Dask worker {socket.gethostname()} (pid {os.getpid()}): {e}") from None
 
 
 @contextlib.contextmanager
@@ -403,7 +416,10 @@ def dask_executor(spec: str) -> Iterator[Executor]:
         except (OSError, TimeoutError) as e:
             raise ValueError(f"--dask: cannot reach the scheduler at {address}: {e}") from None
     try:
-        client.run(_warm_worker, current_plugins())
+        try:
+            client.run(_warm_worker, current_plugins())
+        except ValueError as e:  # a PluginError raised on a worker, re-raised here
+            raise ValueError(f"--dask: a worker could not load the agent modules: {e}") from None
         yield client.get_executor(pure=False)
     finally:
         client.close()

@@ -285,13 +285,16 @@ def _check_rule_value(name: str, value, where: str) -> None:
         raise ValueError(f"{where}: {name}={value!r} is not a valid value") from None
 
 
-def plan_sweep(source) -> SweepPlan:
+def plan_sweep(source, games: int | None = None) -> SweepPlan:
     """Read and validate a sweep description and expand its grid into cells.
 
     Parameters
     ----------
     source : str, Path or mapping
         A TOML file (see the module docstring for its sections) or the parsed description.
+    games : int, optional
+        Deal sets per cell in place of the file's ``[sweep] games`` (e.g. to try a sweep small first); the
+        request records the number played.
 
     Returns
     -------
@@ -313,9 +316,13 @@ def plan_sweep(source) -> SweepPlan:
                              f"{', '.join(f'[{s}]' for s in SECTIONS)}")
     sweep = raw.get("sweep", {})
     _check_keys(sweep, _SWEEP_KEYS, where, "sweep")
-    if "games" not in sweep:
+    if games is not None:
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise ValueError(f"--games must be a whole number of at least 1, got {games!r}")
+    elif "games" not in sweep:
         raise ValueError(f"{where}: [sweep] needs games = N (deal sets per cell), e.g. games = 1000")
-    games = sweep["games"]
+    else:
+        games = sweep["games"]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"{where}: games in [sweep] must be a whole number of at least 1, got {games!r}")
     try:
@@ -741,7 +748,7 @@ def _write_outputs(out: Path, plan: SweepPlan, done, fingerprint: str) -> tuple[
 
 # ---------------------------------------------------------------- the run
 def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int | None = None,
-              progress: bool = False) -> SweepResult:
+              progress: bool = False, games: int | None = None) -> SweepResult:
     """Play every missing cell of a sweep and write its table, figures and ``config.json``.
 
     Parameters
@@ -758,6 +765,8 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
         Threads of each tournament (default: all). Results do not depend on it.
     progress : bool
         Show a progress bar over the cells on stderr.
+    games : int, optional
+        Deal sets per cell in place of the file's ``[sweep] games`` (see :func:`plan_sweep`).
 
     Returns
     -------
@@ -779,7 +788,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     from golfsim.runs.fingerprint import behaviour_fingerprint
     from golfsim.tournament import run_tournament
 
-    plan = plan_sweep(config_or_path)
+    plan = plan_sweep(config_or_path, games=games)
     out = Path(out) if out is not None else Path.cwd() / "results" / "sweeps" / plan.name
     check_out_dir(out)
     sweep = plan.request["sweep"]

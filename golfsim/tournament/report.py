@@ -57,7 +57,7 @@ def _rating(row) -> str:
     if standing == "rated" or standing == "none":
         return _pm(row.rating, row.rating - row.rating_se, row.rating + row.rating_se, ".0f", sign=True)
     if standing in ("never won", "never lost") and not math.isnan(row.rating_bound):
-        return f"{'<' if standing == 'never won' else '>'} {row.rating_bound:+.0f} ({standing})"
+        return f"{'<' if standing == 'never won' else '>'} {row.rating_bound:+.0f}"
     return f"- ({standing})"
 
 
@@ -72,8 +72,8 @@ def print_report(result, console: Console | None = None) -> None:
     table = RichTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                       caption=f"score: mean {holes}-hole total ± {level} CI half-width (over deal sets); "
                               f"wins: win rate, ties shared, {level} Wilson interval; rating ± standard error, "
-                              "0 = mean of the rated agents (< or >: never won or never lost, "
-                              f"{level} bound)", caption_justify="left")
+                              "0 = mean of the rated agents; < r: never won, rating below r, > r: never lost, "
+                              f"above r ({level} bounds)", caption_justify="left")
     for col in ("#", "agent", f"{holes}-hole score", "per hole", "wins", f"{level} CI", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
     for row in result.standings.itertuples(index=False):

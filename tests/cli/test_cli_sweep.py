@@ -221,3 +221,14 @@ def test_an_output_path_that_cannot_hold_the_sweep_is_one_line(tmp_path, where):
                      "unwritable": (Path("/proc/golfsim-sweep"), "is not writable")}[where]
     result = golfsim("sweep", str(write(tmp_path, SMALL)), "--out", str(out))
     assert_one_clear_line(result, "--out", fragment)
+
+
+def test_games_shrinks_a_sweep_from_the_command_line(tmp_path):
+    config = write(tmp_path, SMALL)
+    result = golfsim("sweep", str(config), "--out", str(tmp_path / "small"), "--quiet", "--games", "2")
+    assert result.returncode == 0, result.stderr
+    recorded = json.loads((tmp_path / "small" / "config.json").read_text())
+    assert recorded["request"]["sweep"]["games"] == 2
+    table = pd.read_csv(tmp_path / "small" / "table.csv")
+    assert set(table["deal_sets"]) == {2}
+    assert_one_clear_line(golfsim("sweep", str(config), "--games", "0"), "--games must be a whole number")

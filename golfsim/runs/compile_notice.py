@@ -1,0 +1,172 @@
+"""Feedback while Numba compiles: what is compiling and for how long, on stderr, from a command's start.
+
+A cold first run compiles the agents and the game kernel for a minute or more before any game is played (later
+runs load the cache, see :mod:`golfsim._numba.jit`). :func:`watch` listens to Numba's ``numba:compile`` events, so
+:func:`current` knows the outermost function being compiled in any thread. :class:`CompileLine` shows it on stderr
+while a command runs: in a terminal, a live line with the elapsed time, redrawn every half second. A pipe or a file
+gets nothing, so machine formats and one-line errors stay as they are. The progress bar
+(:class:`golfsim.runs.progress.CountBar`) pauses the line and shows the same in its description column.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+__all__ = ["CompileLine", "active_line", "current", "describe", "short", "watch"]
+
+_lock = threading.Lock()
+_state = {"depth": 0, "label": None, "since": 0.0, "count": 0}
+_installed = False
+_line: CompileLine | None = None
+
+
+def _label(dispatcher) -> str:
+    """A compiled function's name as a person reads it: ``the ev agent (ev_act_no_bonus)``, ``play_games``."""
+    func = getattr(dispatcher, "py_func", None)
+    name = getattr(func, "__name__", None) or str(dispatcher)
+    name = name.removesuffix("__pointer_entry")
+    module = getattr(func, "__module__", "") or ""
+    if module.startswith("golfsim.agents."):
+        return f"{module.rsplit('.', 1)[1].replace('_', ' ')} agent ({name})"
+    if module.startswith("golfsim."):
+        return f"{name} ({module.removeprefix('golfsim.')})"
+    return f"{name} ({module})" if module else name
+
+
+def watch() -> None:
+    """Listen to Numba's compile events (once per process)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _installed = True
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            with _lock:
+                _state["depth"] += 1
+                if _state["depth"] == 1:
+                    _state["label"] = _label(ev.data.get("dispatcher"))
+                    _state["since"] = time.monotonic()
+                    _state["count"] += 1
+
+        def on_end(self, ev):
+            with _lock:
+                _state["depth"] = max(0, _state["depth"] - 1)
+                if _state["depth"] == 0:
+                    _state["label"] = None
+
+    event.register("numba:compile", Listener())
+
+
+def current() -> tuple[str, float] | None:
+    """``(label, seconds so far)`` of the compile in progress, or None."""
+    with _lock:
+        if _state["label"] is None:
+            return None
+        return _state["label"], time.monotonic() - _state["since"]
+
+
+def compiles() -> int:
+    """How many outermost compiles this process has started since :func:`watch`."""
+    with _lock:
+        return _state["count"]
+
+
+def short(now: tuple[str, float] | None = None) -> str:
+    """The compile in progress in a few words for the progress bar, e.g. ``compiling play_games 12 s``."""
+    now = current() if now is None else now
+    if now is None:
+        return ""
+    return f"compiling {now[0].split(' (')[0]} {now[1]:.0f} s"
+
+
+def describe(now: tuple[str, float] | None = None) -> str:
+    """The line shown while compiling, e.g. ``compiling play_games (kernels.simulate): 12 s (once; cached for later
+    runs)``; '' when idle."""
+    now = current() if now is None else now
+    if now is None:
+        return ""
+    label, seconds = now
+    return f"compiling {label}: {seconds:.0f} s (once; cached for later runs)"
+
+
+class CompileLine:
+    """Show the compile in progress on stderr while the ``with`` block runs (see the module docstring).
+
+    Parameters
+    ----------
+    enabled : bool
+        False shows nothing (``--quiet``, machine formats stay quiet on stdout either way).
+    stream : file, optional
+        Where to write (default ``sys.stderr``).
+    """
+
+    def __init__(self, enabled: bool = True, stream=None):
+        self.enabled = enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.paused = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._shown = ""
+
+    def __enter__(self):
+        global _line
+        if not self.enabled:
+            return self
+        if self.terminal:
+            watch()
+            _line = self
+            self._thread = threading.Thread(target=self._draw, name="golfsim-compile-line", daemon=True)
+            self._thread.start()
+        return self
+
+    def pause(self) -> None:
+        """Stop drawing (a progress bar takes over the bottom line) and clear the line."""
+        self.paused = True
+        self._clear()
+
+    def resume(self) -> None:
+        self.paused = False
+
+    def _clear(self) -> None:
+        if self.terminal and self._shown:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self._shown = ""
+
+    def _draw(self) -> None:
+        while not self._stop.wait(0.5):
+            if self.paused:
+                continue
+            import shutil
+
+            text = describe()[: max(20, shutil.get_terminal_size().columns - 1)]
+            if text != self._shown:
+                if text:
+                    self.stream.write("\r\x1b[2K" + text)
+                    self.stream.flush()
+                    self._shown = text
+                else:
+                    self._clear()
+
+    def __exit__(self, *exc):
+        global _line
+        if not self.enabled:
+            return False
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._clear()
+        if _line is self:
+            _line = None
+        return False
+
+
+def active_line() -> CompileLine | None:
+    """The :class:`CompileLine` of this process's running command, if any."""
+    return _line
