@@ -55,7 +55,8 @@ samples : float, default 64 (mc) / 1 (oracle)
     Worlds per decision (the number of rollouts of the last candidates standing). With a deterministic rollout
     policy the oracle needs one.
 rollout : float, default 0
-    Policy of every seat in rollouts: 0 ev (default parameters), 1 greedy, 2 random.
+    Policy of every seat in rollouts: 0 ev (default parameters), 1 greedy, 2 random, 3 learned (the player of
+    :mod:`golfsim.agents.learned`, which is then also the base choice that mc keeps unless sure, in place of ev's).
 objective : float, default 1
     0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
 horizon : float, default 0
@@ -78,6 +79,7 @@ from golfsim.agents.expected_value import PARAMS as EV_PARAMS
 from golfsim.agents.expected_value import bonus_value, column_value, counting, ev_act
 from golfsim.agents.greedy import PARAMS as GREEDY_PARAMS
 from golfsim.agents.greedy import greedy_act
+from golfsim.agents.learned import learned_act
 from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, is_legal, score_cards
 from golfsim.core.rng import mix64, next_u64
@@ -113,15 +115,16 @@ from golfsim.core.worlds import (
 SAMPLES, ROLLOUT, OBJECTIVE, HORIZON, CONFIDENCE, HALVING = range(6)
 MAX_SAMPLES = 100_000
 """Most sampled worlds per decision mc accepts (64 by default; a decision at 100,000 takes minutes)."""
-ROLLOUT_EV, ROLLOUT_GREEDY, ROLLOUT_RANDOM = 0, 1, 2
+ROLLOUT_EV, ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_LEARNED = 0, 1, 2, 3
 
 
 def _params(samples: float, confidence: float) -> tuple[Param, ...]:
     return (
         Param("samples", samples, "sampled worlds per decision (rollouts of the last candidates standing)",
               kind="int", minimum=1, maximum=MAX_SAMPLES),
-        Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random",
-              kind="int", minimum=0, maximum=2),
+        Param("rollout", 0.0, "policy of every seat in rollouts: 0 ev, 1 greedy, 2 random, 3 learned (also the "
+                              "base choice)",
+              kind="int", minimum=0, maximum=3),
         Param("objective", 1.0, "0 own deal score; 1 own minus the opponents' mean; 2 as 1, but on the last hole "
                                 "of the game: lose 1, tie 0.5, win 0 on game totals",
               kind="int", minimum=0, maximum=2),
@@ -150,6 +153,8 @@ def _rollout_action(pub, rules, policy_params, roll_rng, q, policy):
         return greedy_act(pub, rules, policy_params, roll_rng, q)
     if policy == ROLLOUT_RANDOM:
         return random_act(pub, rules, policy_params, roll_rng, q)
+    if policy == ROLLOUT_LEARNED:
+        return learned_act(pub, rules, policy_params, roll_rng, q)
     return ev_act(pub, rules, policy_params, roll_rng, q)
 
 
@@ -243,10 +248,13 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
             n_actions += 1
     for i in range(len(_EV_DEFAULTS)):
         ev_params[i] = _EV_DEFAULTS[i]
-    baseline = ev_act(pub, rules, ev_params, agent_rng, player)
+    policy = np.int64(params[ROLLOUT])
+    if policy == ROLLOUT_LEARNED:
+        baseline = learned_act(pub, rules, ev_params, agent_rng, player)
+    else:
+        baseline = ev_act(pub, rules, ev_params, agent_rng, player)
     if n_actions == 1:
         return actions[0]
-    policy = np.int64(params[ROLLOUT])
     if policy == ROLLOUT_GREEDY:
         for i in range(len(_GREEDY_DEFAULTS)):
             policy_params[i] = _GREEDY_DEFAULTS[i]

@@ -12,6 +12,8 @@ each played to the end of the deal with ev in every seat, the same worlds and ro
   error, and the standard error of its paired difference from the best action (common random numbers make this
   smaller than either action's own error when the actions' futures stay alike: it says whether the ranking can be
   trusted);
+- the learned player's value of the action (:func:`golfsim.learning.policy.action_values`: its expected deal
+  score less the opponents' mean after the move, under the shipped weights), and whether it would play it;
 - ev's own value of the action (:func:`golfsim.agents.expected_value.ev_action_values`: the value of the layout the move
   leaves, its expected score from what is known less the chance of pairs to come, with ev's tips), and whether ev
   would play it. This is ev's own unit, not a deal score: ev's look-ahead stops at the pairs it may still make.
@@ -60,6 +62,8 @@ OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mea
               2: "your deal score minus the opponents' mean; on the last hole the chance of losing the game"}
 EV_UNIT = ("ev's value of the layout the move leaves: its expected score from what is known, less the chance of "
            "pairs to come (points, lower is better; ev plays the lowest)")
+LEARNED_UNIT = ("the learned player's value of the state the move leaves: its expected deal score less the "
+                "opponents' mean, from the weights trained by self-play (points, lower is better; it plays the lowest)")
 NOT_ALLOWED = 1e8
 """ev values a going-out move that tip (e) forbids at 1e9; anything above this is shown as not allowed."""
 
@@ -78,6 +82,8 @@ class ActionValue:
     gap_se: float
     ev_value: float | None
     ev_choice: bool
+    learned_value: float | None = None
+    learned_choice: bool = False
 
 
 @dataclass
@@ -92,7 +98,8 @@ class Hint:
 
     def to_dict(self) -> dict:
         return {"searcher": "mc", "samples": self.samples, "seed": self.seed, "objective": self.objective,
-                "objective_means": OBJECTIVES[self.objective], "ev_unit": EV_UNIT, "seconds": self.seconds,
+                "objective_means": OBJECTIVES[self.objective], "ev_unit": EV_UNIT, "learned_unit": LEARNED_UNIT,
+                "seconds": self.seconds,
                 "actions": [asdict(r) for r in self.rows]}
 
 
@@ -210,6 +217,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     rollout_values(pub, packed, params, rng, player, actions, n, obj, score)
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
+    learned_values, learned_pick = _learned_values(pub, packed, player)
     root = np.sqrt(samples)
     means = obj.mean(axis=0)
     best = int(np.argmin(means))
@@ -221,9 +229,22 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
             deal_score=float(score[:, i].mean()), deal_score_se=float(score[:, i].std(ddof=1) / root),
             objective=float(means[i]), objective_se=float(obj[:, i].std(ddof=1) / root),
             gap_se=float((obj[:, i] - obj[:, best]).std(ddof=1) / root),
-            ev_value=None if np.isnan(ev) else ev, ev_choice=int(a) == ev_pick))
+            ev_value=None if np.isnan(ev) else ev, ev_choice=int(a) == ev_pick,
+            learned_value=None if np.isnan(learned_values[a]) else float(learned_values[a]),
+            learned_choice=int(a) == learned_pick))
     rows.sort(key=lambda r: (r.objective, r.action))
     return Hint(rows=rows, samples=samples, seed=seed, objective=objective, seconds=seconds)
+
+
+def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[np.ndarray, int]:
+    """The learned player's value of every action (:func:`golfsim.learning.policy.action_values`) and its choice."""
+    from golfsim.agents.learned import WEIGHTS
+    from golfsim.learning.policy import action_values, decide
+
+    values = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    action_values(pub, packed, WEIGHTS, np.int64(player), values)
+    pick = int(decide(pub, packed, WEIGHTS, np.int64(player), np.zeros(1, dtype=np.uint64), 0.0))
+    return values, pick
 
 
 def ev_text(value: float | None) -> str:
@@ -262,13 +283,19 @@ def hint_table(answer: Hint, limit: int | None = None, title: str | None = None,
     if not compact:
         table.add_column("gap to best", justify="right")
     table.add_column("ev", justify="right")
+    if not compact:
+        table.add_column("learned", justify="right")
     best = answer.rows[0].objective
     for i, r in enumerate(answer.rows[:limit]):
         cells = [r.key, r.move, f"{r.deal_score:.2f} ± {r.deal_score_se:.2f}",
                  f"{r.objective:.2f} ± {r.objective_se:.2f}"]
         if not compact:
             cells = [str(i + 1), *cells, "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}"]
-        table.add_row(*cells, ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
+        cells.append(ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
+        if not compact:
+            cells.append(("-" if r.learned_value is None else f"{r.learned_value:.2f}")
+                         + (" *" if r.learned_choice else ""))
+        table.add_row(*cells)
     return table
 
 
@@ -287,6 +314,7 @@ def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
         f"{answer.objective}): {OBJECTIVES[answer.objective]} ± standard error",
         "gap to best: how much worse than the best move, ± the standard error of the paired difference (same worlds)",
         f"ev: {EV_UNIT}; * marks ev's own choice; 'not allowed': going out behind (ev's tip e)",
+        f"learned: {LEARNED_UNIT}; * marks its choice",
         totals_note(pub, rules, answer.objective),
         f"searched in {answer.seconds:.2f} s",
     ]

@@ -8,3 +8,7 @@
 - :mod:`golfsim.learning.train`: the training loop of ``golfsim learn`` (checkpoints, resume, learning curve);
 - :mod:`golfsim.learning.model`: reading and writing weight files (the shipped one is ``models/learned.json``).
 """
+
+# golfsim.agents registers ``learned``, which imports this package's modules; importing it first makes every import
+# order work (golfsim.learning.value needs golfsim.agents.common, whose package's __init__ imports the agent)
+import golfsim.agents  # noqa: E402, F401

@@ -15,8 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-from golfsim.learning.value import FEATURE_NAMES, NUM_FEATURES, NUM_ROWS, ROW_NAMES
-
 SHIPPED = Path(__file__).resolve().parent / "models" / "learned.json"
 """The model the agent ``learned`` plays with."""
 
@@ -29,14 +27,28 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
-        os.replace(tmp, path)
+        publish(tmp, path)  # mkstemp made it private; a result file gets the usual permissions
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def publish(tmp: str | Path, path: Path) -> None:
+    """Give the finished temporary file ``tmp`` the usual permissions and rename it to ``path`` (atomic)."""
+    os.chmod(tmp, 0o666 & ~_umask())
+    os.replace(tmp, path)
+
+
 def model_json(weights: np.ndarray, command: str, training: dict) -> str:
     """The text of a model file."""
+    from golfsim.learning.value import FEATURE_NAMES, ROW_NAMES  # here: golfsim.agents imports this module
+
     doc = {
         "format": "golfsim learned value 1",
         "command": command,
@@ -61,6 +73,8 @@ def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
     ValueError
         When the file is missing, not a model file, or made for another feature layout.
     """
+    from golfsim.learning.value import FEATURE_NAMES, NUM_FEATURES, NUM_ROWS, ROW_NAMES
+
     path = Path(path)
     try:
         doc = json.loads(path.read_text())

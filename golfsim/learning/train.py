@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from golfsim.core.rules import Rules
-from golfsim.learning.model import atomic_write_text, save_model
+from golfsim.learning.model import atomic_write_text, publish, save_model
 from golfsim.learning.value import NUM_FEATURES, NUM_ROWS, prior_weights
 
 TABLES = ((2, "immediate", 0.3), (2, "one_last_turn", 0.3), (4, "immediate", 0.2), (4, "one_last_turn", 0.2))
@@ -195,7 +195,7 @@ def save_checkpoint(path: Path, config: LearnConfig, state: State) -> None:
         np.savez(tmp, generation=state.generation, weights=state.weights, a_sums=state.a_sums, b_sums=state.b_sums,
                  counts=state.counts, deals=state.deals, curve=json.dumps(state.curve),
                  config=json.dumps(dataclasses.asdict(config)))
-        os.replace(tmp, path)
+        publish(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -258,9 +258,14 @@ def plot_curve(path: Path, curve: list[dict]) -> None:
     fig.tight_layout()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".curve.", suffix=".png")
     os.close(fd)
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        fig.savefig(tmp, dpi=110)
+        publish(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)
 
 
 # ---------------------------------------------------------------- the run

@@ -186,7 +186,8 @@ def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
     done = run_cli("agents")
     assert done.returncode == 0, done.stderr
     listed = listed_agents(done.stdout)
-    assert sorted(listed) == ["ev", "greedy", "mc", "oracle", "pair-builder", "random"]
+    assert sorted(listed) == ["ev", "greedy", "learned", "mc", "oracle", "pair-builder", "random"]
+    assert listed["learned"] == ("learned", {})  # trained by golfsim learn, out of the default pools too
     # the searchers ship with golfsim but stay out of the default pools (they play about 100 deals per second)
     assert {name for name, (kind, _) in listed.items() if kind == "built-in"} == {"ev", "greedy", "pair-builder",
                                                                                 "random"}

@@ -17,7 +17,7 @@ from golfsim.learning.model import SHIPPED, load_model, save_model
 from golfsim.learning.train import LearnConfig, load_checkpoint, train
 from golfsim.learning.value import NUM_FEATURES, NUM_ROWS, prior_weights
 
-TINY = LearnConfig(seed=5, generations=2, games=80, eval_deals=4)
+TINY = LearnConfig(seed=5, generations=2, games=400, eval_deals=4)  # enough states for some rows to be fitted
 
 
 def quiet(*_):
