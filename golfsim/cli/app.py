@@ -95,6 +95,11 @@ DaskOption = Annotated[str | None, typer.Option(
                    "processes) or a running scheduler's address tcp://HOST:PORT. Needs golfsim[dask].")]
 
 
+def _default_text(value) -> str:
+    """A parameter's default as listed: a number, or an agent-valued parameter's agent name."""
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
 # ---------------------------------------------------------------- shared rule flags
 Players = Annotated[int, typer.Option(help="Players at the table (2-12).")]
 Decks = Annotated[str, typer.Option(help="Decks: 'auto' (1 for 2-4 players, 2 for 5-8, 3 for 9-12) or a number.")]
@@ -225,13 +230,13 @@ def list_agents(
         for row in rows:
             for p in row["parameters"] or [{"name": "", "default": "", "doc": ""}]:
                 writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
-                                 f"{p['default']:g}" if p["name"] else "", p["doc"]])
+                                 _default_text(p["default"]) if p["name"] else "", p["doc"]])
         return
     table = RichTable(title="golfsim agents (name:param=value,... sets parameters)")
     for col in ("agent", "kind", "description", "parameters (default)"):
         table.add_column(col, no_wrap=col != "parameters (default)")
     for row in rows:
-        params = "\n".join(f"{p['name']}={p['default']:g}: {p['doc']}" for p in row["parameters"]) or "-"
+        params = "\n".join(f"{p['name']}={_default_text(p['default'])}: {p['doc']}" for p in row["parameters"]) or "-"
         table.add_row(row["agent"], row["kind"], row["description"], params)
     # A pipe or file gets wide lines instead of a tall table wrapped at 80 columns (room for the longest description
     # and a parameter with its help on one line); a terminal keeps its width.

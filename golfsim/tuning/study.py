@@ -288,8 +288,8 @@ def search_space(spec: AgentSpec, params=None, fixed=()) -> tuple[ParamRange, ..
 def agent_string(choice: AgentChoice) -> str:
     """The agent as a command-line string: its name and every parameter that differs from the default
     (``"ev:watch_discard=0.31,horizon=3"``); :func:`golfsim.agents.base.parse_agent` reads it back."""
-    changed = [f"{p.name}={_number(v)}" for p, v in zip(choice.spec.params, choice.values, strict=True)
-               if v != p.default]
+    changed = [f"{p.name}={p.format(v) if p.kind == 'agent' else _number(v)}"
+               for p, v in zip(choice.spec.params, choice.values, strict=True) if not p.is_default(v)]
     return choice.spec.name + (":" + ",".join(changed) if changed else "")
 
 
@@ -586,7 +586,7 @@ def _set_in(agent, choice: AgentChoice) -> list[str]:
     differ from their defaults."""
     if isinstance(agent, str):
         return [item.partition("=")[0].strip() for item in agent.partition(":")[2].split(",") if "=" in item]
-    return [p.name for p, v in zip(choice.spec.params, choice.values, strict=True) if v != p.default]
+    return [p.name for p, v in zip(choice.spec.params, choice.values, strict=True) if not p.is_default(v)]
 
 
 def _import_optuna():
@@ -733,7 +733,8 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
 
     def choice_for(values: dict) -> AgentChoice:
         merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
-        return AgentChoice(base.spec, tuple(float(merged[p.name]) for p in base.spec.params))
+        return AgentChoice(base.spec, tuple(merged[p.name] if p.kind == "agent" else float(merged[p.name])
+                                            for p in base.spec.params))
 
     reporter = _TrialProgress(trials + 1) if progress is True else None
     callback = reporter if reporter is not None else progress if callable(progress) else None
