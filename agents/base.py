@@ -418,7 +418,8 @@ def split_agents(text: str) -> list[str]:
     for piece in (p.strip() for p in _split_top(text)):
         if not piece:
             continue
-        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+        head = piece.split("(")[0]  # a colon inside parentheses belongs to an agent-valued parameter
+        if out and "=" in head and ":" not in head and ":" in out[-1]:
             out[-1] += "," + piece
         else:
             out.append(piece)
