@@ -48,7 +48,9 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from golfsim._numba.jit import leaf
 from golfsim.core.rng import below, uniform
 
-MAX_PARAMS = 8
+MAX_PARAMS = 24
+"""Length of the parameter vector every compiled agent is given (most use a few slots; mc packs its base and
+rollout policies' own parameters after its own)."""
 USER_AGENT_BASE = 100
 BUILT_IN_AGENTS = ("random", "greedy", "ev", "pair-builder")
 """The agents golfsim ships (``AgentSpec.built_in``); only random and greedy have a ``builtin_id``."""
@@ -92,7 +94,9 @@ class Param:
     kind: str = "float"
     """The values worth trying, which ``golfsim tune`` searches: ``"float"`` or ``"int"`` (whole numbers) from
     ``low`` to ``high``, or ``"bool"`` (0 or 1, no range needed). Without a range, tuning asks for one. The parser
-    refuses a value of another kind (``2.5`` for an ``"int"``, ``0.5`` for a ``"bool"``)."""
+    refuses a value of another kind (``2.5`` for an ``"int"``, ``0.5`` for a ``"bool"``).
+    ``"agent"``: the value is another agent (``default`` is its name), written ``name`` or, with parameters, in
+    parentheses: ``base=(ev:watch_discard=0.46,horizon=1.9)``; ``agents`` lists the names allowed."""
     minimum: float | None = None
     maximum: float | None = None
     """The values the agent accepts at all, inclusive (None: no bound); the parser refuses any other. Wider than
@@ -127,6 +131,21 @@ class Param:
         if self.maximum is not None:
             return f" of at most {_fmt(self.maximum)}"
         return ""
+    agents: tuple[str, ...] = ()
+    """For ``kind="agent"``: the agents allowed; ``aliases`` maps numbers kept from older versions to names."""
+    aliases: tuple[tuple[float, str], ...] = ()
+
+    def format(self, value) -> str:
+        """``value`` as written on a command line (an agent with parameters in parentheses)."""
+        if self.kind != "agent":
+            return _fmt(value)
+        text = value.spec_string
+        return f"({text})" if ":" in text else text
+
+    def is_default(self, value) -> bool:
+        if self.kind == "agent":
+            return value.spec_string == self.default
+        return value == self.default
 
 
 @dataclass(frozen=True)
@@ -146,6 +165,9 @@ class AgentSpec:
     function: object = None
     python: Callable | None = None
     variant_for: Callable | None = None
+    pack: Callable | None = None
+    """``pack(choice) -> float64 array of MAX_PARAMS``: the parameter vector of a compiled agent whose parameters
+    are not all numbers (mc's base and rollout policies); default: the values in order."""
     batched: bool = False
     """With ``python``: the factory makes a batch policy ``policy(batch: DecisionBatch) -> actions`` (see
     :func:`register_batched_agent`) rather than a policy of one observation dict."""
@@ -196,7 +218,8 @@ class AgentChoice:
         """The agent as written on a command line: name plus every parameter that differs from its default
         (``"ev:watch_discard=0.46"``); it parses back to this choice."""
         changed = [
-            f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True) if v != p.default
+            f"{p.name}={p.format(v)}" for p, v in zip(self.spec.params, self.values, strict=True)
+            if not p.is_default(v)
         ]
         return self.spec.name + (":" + ",".join(changed) if changed else "")
 
@@ -207,12 +230,16 @@ class AgentChoice:
 
     def param_vector(self) -> np.ndarray:
         """The float64 parameter vector of length ``MAX_PARAMS`` that the compiled agent reads."""
+        if self.spec.pack is not None:
+            return self.spec.pack(self)
         vec = np.zeros(MAX_PARAMS, dtype=np.float64)
         vec[: len(self.values)] = self.values
         return vec
 
-    def param_dict(self) -> dict[str, float]:
-        return {p.name: v for p, v in zip(self.spec.params, self.values, strict=True)}
+    def param_dict(self) -> dict[str, float | str]:
+        """Parameter name -> value (an agent-valued parameter as its agent string)."""
+        return {p.name: (v.spec_string if p.kind == "agent" else v)
+                for p, v in zip(self.spec.params, self.values, strict=True)}
 
 
 def _fmt(v: float) -> str:
@@ -379,15 +406,18 @@ def parse_agent(text) -> AgentChoice:
     spec = REGISTRY.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
-    values = {p.name: p.default for p in spec.params}
     by_name = {p.name: p for p in spec.params}
+    values = {p.name: _agent_value(spec, p, p.default) if p.kind == "agent" else p.default for p in spec.params}
     if rest.strip():
-        for item in rest.split(","):
+        for item in _split_top(rest):
             key, eq, val = item.partition("=")
             key = key.strip()
             if not eq or key not in values:
                 known = ", ".join(values) or "none"
                 raise ValueError(f"agent {name!r} has no parameter {key!r} (write name=value); its parameters: {known}")
+            if by_name[key].kind == "agent":
+                values[key] = _agent_value(spec, by_name[key], val.strip())
+                continue
             try:
                 number = float(val)
             except ValueError:
@@ -398,17 +428,64 @@ def parse_agent(text) -> AgentChoice:
     return AgentChoice(spec, tuple(values[p.name] for p in spec.params))
 
 
+def _split_top(text: str) -> list[str]:
+    """``text`` cut at the commas outside parentheses (an agent-valued parameter keeps its own list)."""
+    pieces, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced parentheses in {text!r}: a ')' closes nothing")
+        elif ch == "," and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    if depth:
+        raise ValueError(f"unbalanced parentheses in {text!r}: a '(' is never closed")
+    pieces.append(text[start:])
+    return pieces
+
+
+def _agent_value(spec: AgentSpec, param: Param, text: str) -> AgentChoice:
+    """Parse the value of the agent-valued parameter ``param`` of ``spec``: ``name``, ``(name:p=v,...)`` or a
+    number among its ``aliases``."""
+    text = text.strip()
+    try:
+        number = float(text)
+    except ValueError:
+        number = None
+    if number is not None:
+        names = dict(param.aliases)
+        if number not in names:
+            allowed = ", ".join(param.agents) or "an agent name"
+            raise ValueError(f"agent {spec.name!r}: {param.name} is an agent ({allowed}), got {text!r}")
+        text = names[number]
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    elif ":" in text:
+        raise ValueError(f"agent {spec.name!r}: write {param.name}'s agent with its parameters in parentheses, "
+                         f"{param.name}=({text}), so they are not read as {spec.name}'s own")
+    choice = parse_agent(text)
+    if param.agents and choice.name not in param.agents:
+        raise ValueError(f"agent {spec.name!r}: {param.name} must be one of {', '.join(param.agents)}, got "
+                         f"{choice.name!r}")
+    return choice
+
+
 def split_agents(text: str) -> list[str]:
     """Split a comma-separated list of agents, keeping each agent's own ``param=value`` list together.
 
     ``"greedy:blind_swap=1,take_gain=2,random"`` gives ``["greedy:blind_swap=1,take_gain=2", "random"]``: a piece
-    with ``=`` but no ``:`` continues the previous agent's parameters.
+    with ``=`` but no ``:`` continues the previous agent's parameters. Commas inside parentheses (an agent-valued
+    parameter, ``"mc:base=(ev:horizon=2,count_out=0),greedy"``) never split.
     """
     out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
+    for piece in (p.strip() for p in _split_top(text)):
         if not piece:
             continue
-        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+        head = piece.split("(")[0]  # a colon inside parentheses belongs to an agent-valued parameter
+        if out and "=" in head and ":" not in head and ":" in out[-1]:
             out[-1] += "," + piece
         else:
             out.append(piece)

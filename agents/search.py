@@ -55,8 +55,9 @@ samples : float, default 64 (mc) / 1 (oracle)
     Worlds per decision (the number of rollouts of the last candidates standing). With a deterministic rollout
     policy the oracle needs one.
 rollout : float, default 0
-    Policy of every seat in rollouts: 0 ev (default parameters), 1 greedy, 2 random, 3 learned (the player of
-    :mod:`golfsim.agents.learned`, which is then also the base choice that mc keeps unless sure, in place of ev's).
+    Policy of every seat in rollouts: ev, greedy, random or learned (:mod:`golfsim.agents.learned`), each with
+    parameters in parentheses; the numbers 0 to 3 name them in that order. ``base`` is chosen the same way:
+    ``mc:base=learned,rollout=learned`` searches on top of the learned player.
 objective : float, default 1
     0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
 horizon : float, default 0
@@ -139,6 +140,43 @@ def _params(samples: float, confidence: float) -> tuple[Param, ...]:
 
 MC_PARAMS = _params(64.0, 2.0)
 ORACLE_PARAMS = _params(1.0, 0.0)
+
+POLICY_KINDS = {"ev": ROLLOUT_EV, "greedy": ROLLOUT_GREEDY, "random": ROLLOUT_RANDOM, "learned": ROLLOUT_LEARNED}
+"""The policies mc plays inside its compiled search, by the code its parameter vector holds."""
+POLICIES_FLAG, BASE_KIND, BASE_PARAMS, ROLLOUT_PARAMS = 11, 12, 13, 18
+POLICY_WIDTH = 5
+"""mc's parameter vector past its own six numbers: a flag (1: the slots below are filled), the base policy's code,
+then the base and the rollout policies' own parameters (``POLICY_WIDTH`` slots each: ev has five, greedy four)."""
+
+_POLICY_NAMES = tuple(POLICY_KINDS)
+MC_AGENT_PARAMS = (
+    MC_PARAMS[SAMPLES],
+    Param("rollout", "ev", "policy of every seat in rollouts: ev, greedy, random or learned, with parameters in "
+                           "parentheses (rollout=(greedy:take_gain=2)); 0, 1, 2, 3 still mean ev, greedy, random, "
+                           "learned", kind="agent", agents=_POLICY_NAMES,
+          aliases=((0.0, "ev"), (1.0, "greedy"), (2.0, "random"), (3.0, "learned"))),
+    *MC_PARAMS[OBJECTIVE:],
+    Param("base", "ev", "the policy mc improves on: it plays the opening flips and its choice stands unless an "
+                        "action beats it by confidence standard errors; ev, greedy, random or learned, with parameters "
+                        "in parentheses: base=(ev:watch_discard=0.46,horizon=1.9)", kind="agent", agents=_POLICY_NAMES),
+)
+
+
+def pack_mc(choice) -> np.ndarray:
+    """mc's parameter vector: its six numbers (``rollout`` as the rollout policy's code), then the base and
+    rollout policies with their own parameters (:data:`POLICIES_FLAG` and after)."""
+    from golfsim.agents.base import MAX_PARAMS
+
+    values = dict(zip((p.name for p in choice.spec.params), choice.values, strict=True))
+    vec = np.zeros(MAX_PARAMS, dtype=np.float64)
+    for i, p in enumerate(MC_PARAMS):
+        vec[i] = POLICY_KINDS[values["rollout"].name] if p.name == "rollout" else values[p.name]
+    vec[POLICIES_FLAG] = 1.0
+    base, rollout = values["base"], values["rollout"]
+    vec[BASE_KIND] = POLICY_KINDS[base.name]
+    vec[BASE_PARAMS:BASE_PARAMS + len(base.values)] = base.values
+    vec[ROLLOUT_PARAMS:ROLLOUT_PARAMS + len(rollout.values)] = rollout.values
+    return vec
 MAX_PLAYERS_RNG = 16
 _EV_DEFAULTS = tuple(p.default for p in EV_PARAMS)
 _GREEDY_DEFAULTS = tuple(p.default for p in GREEDY_PARAMS)
@@ -237,30 +275,38 @@ def _drop_worse_half(sums, alive, actions, n_actions, keep_index):
 
 @hot
 def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, roll_hid, pool,
-           actions, alive, sums, diff_sums, diff_squares, values, roll_rng, ev_params, policy_params, world_rng):
-    """One decision of mc (``sighted`` false) or the oracle (true). The arrays after ``sighted`` are scratch."""
+           actions, alive, sums, diff_sums, diff_squares, values, roll_rng, ev_params, policy_params, world_rng,
+           base_params):
+    """One decision of mc (``sighted`` false) or the oracle (true). The arrays after ``sighted`` are scratch.
+
+    The base and rollout policies play with the parameters packed after mc's own (:func:`pack_mc`) when
+    ``params[POLICIES_FLAG]`` is 1, else with their defaults (ev as the base).
+    """
+    custom = params.shape[0] >= ROLLOUT_PARAMS + POLICY_WIDTH and params[POLICIES_FLAG] == 1.0
+    base = np.int64(params[BASE_KIND]) if custom else ROLLOUT_EV
+    policy = np.int64(params[ROLLOUT])
+    for i in range(len(_EV_DEFAULTS)):
+        ev_params[i] = _EV_DEFAULTS[i]
+    for i in range(POLICY_WIDTH):
+        if custom:
+            base_params[i] = params[BASE_PARAMS + i]
+            policy_params[i] = params[ROLLOUT_PARAMS + i]
+        else:
+            base_params[i] = ev_params[i]
+            policy_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY and i < len(_GREEDY_DEFAULTS) \
+                else _EV_DEFAULTS[i]
     if pub[PHASE] == OPEN:
-        return opening_flip(pub, rules, player)
+        if base == ROLLOUT_EV:
+            return opening_flip(pub, rules, player)
+        return _rollout_action(pub, rules, base_params, agent_rng, player, base)
     n_actions = 0
     for a in range(NUM_ACTIONS):
         if is_legal(pub, rules, a):
             actions[n_actions] = a
             n_actions += 1
-    for i in range(len(_EV_DEFAULTS)):
-        ev_params[i] = _EV_DEFAULTS[i]
-    policy = np.int64(params[ROLLOUT])
-    if policy == ROLLOUT_LEARNED:
-        baseline = learned_act(pub, rules, ev_params, agent_rng, player)
-    else:
-        baseline = ev_act(pub, rules, ev_params, agent_rng, player)
+    baseline = _rollout_action(pub, rules, base_params, agent_rng, player, base)
     if n_actions == 1:
         return actions[0]
-    if policy == ROLLOUT_GREEDY:
-        for i in range(len(_GREEDY_DEFAULTS)):
-            policy_params[i] = _GREEDY_DEFAULTS[i]
-    else:
-        for i in range(len(_EV_DEFAULTS)):
-            policy_params[i] = _EV_DEFAULTS[i]
     samples = max(1, np.int64(params[SAMPLES]))
     objective = np.int64(params[OBJECTIVE])
     horizon = np.int64(params[HORIZON])
@@ -335,7 +381,7 @@ def _act(pub, rules, params, agent_rng, player, sighted):
                   stack_int16(MAX_CARDS), stack_int16(NUM_ACTIONS),
                   stack_int16(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS),
                   stack_float64(NUM_ACTIONS), stack_float64(NUM_ACTIONS), stack_uint64(MAX_PLAYERS_RNG),
-                  stack_float64(8), stack_float64(8), stack_uint64(1))
+                  stack_float64(8), stack_float64(8), stack_uint64(1), stack_float64(8))
 
 
 @hot
@@ -355,8 +401,9 @@ def oracle_act(pub, rules, params, agent_rng, player):
 def register_search_agents() -> None:
     """Register ``mc`` and ``oracle`` (compiled on first use, like any agent called by pointer)."""
     register(AgentSpec("mc", "determinized Monte Carlo: rolls every candidate out in the same sampled worlds "
-                             "(ev in every seat) and plays the best when it clearly beats ev's choice",
-                       params=MC_PARAMS, function=mc_act))
+                             "(ev in every seat) and plays the best when it clearly beats its base policy's choice "
+                             "(ev unless base=...)",
+                       params=MC_AGENT_PARAMS, function=mc_act, pack=pack_mc))
     register(AgentSpec("oracle", "SEES HIDDEN CARDS (research reference): mc's search on the true face-down cards "
                                  "and stock order",
                        params=ORACLE_PARAMS, function=oracle_act, sees_hidden=True))

@@ -1,4 +1,9 @@
-"""A plain-Python agent: any callable from observation to action. It plays through the step API (``play_game``).
+"""A plain-Python agent: any callable from observation to action. It plays wherever a compiled agent does::
+
+    GOLFSIM_AGENT_MODULES=docs/examples/cautious_python_agent.py golfsim tournament --agents cautious,greedy,ev
+
+(tournaments, experiments, sweeps and ``golfsim tune``, on worker processes or Dask), and through the step API
+(``play_game``).
 
 ``observation`` is the dict of ``GolfEnv.observe``: ``view`` (players x 6 ranks, -1 face down), ``top_discard``,
 ``held`` (the card you drew, in the hold phase), ``unseen`` counts, ``rules`` and ``action_mask``.

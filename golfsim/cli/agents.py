@@ -14,6 +14,8 @@ def range_text(spec, param) -> str:
     """The values ``golfsim tune`` searches for ``param`` of ``spec``: e.g. ``0 to 2 in steps of 0.02``."""
     from golfsim.tuning.study import BUILT_IN_RANGES, ParamRange
 
+    if param.kind == "agent":
+        return "an agent: " + ", ".join(param.agents)
     if param.kind == "bool" or (param.low is not None and param.high is not None):
         declared = ParamRange.make(param.name, param.kind, param.low, param.high)
     else:
@@ -44,7 +46,7 @@ def agent_blocks(specs, width: int = 80) -> str:
         if not spec.params:
             lines.append("  parameters: none")
         for p in spec.params:
-            lines += wrap(f"{p.name}={p.default:g}  ({range_text(spec, p)})", 2)
+            lines += wrap(f"{p.name}={p.format(p.default)}  ({range_text(spec, p)})", 2)
             lines += wrap(p.doc, 6)
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

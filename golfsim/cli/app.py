@@ -115,6 +115,11 @@ def options(
     pass
 
 
+def _default_text(value) -> str:
+    """A parameter's default as listed: a number, or an agent-valued parameter's agent name."""
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
 # ---------------------------------------------------------------- shared rule flags
 Players = Annotated[int, typer.Option(help="Players at the table (2-12).")]
 Decks = Annotated[str, typer.Option(help="Decks: 'auto' (1 for 2-4 players, 2 for 5-8, 3 for 9-12) or a number.")]
@@ -253,7 +258,7 @@ def list_agents(
         for row in rows:
             for p in row["parameters"] or [{"name": "", "default": "", "doc": ""}]:
                 writer.writerow([row["agent"], row["kind"], row["description"], p["name"],
-                                 f"{p['default']:g}" if p["name"] else "", p["doc"]])
+                                 _default_text(p["default"]) if p["name"] else "", p["doc"]])
         return
     sys.stdout.write(agent_blocks([REGISTRY[agent] for agent in names], out.width if out.is_terminal else 80))
 

@@ -70,7 +70,7 @@ def _set_in(agent, choice: AgentChoice) -> list[str]:
     differ from their defaults."""
     if isinstance(agent, str):
         return [item.partition("=")[0].strip() for item in agent.partition(":")[2].split(",") if "=" in item]
-    return [p.name for p, v in zip(choice.spec.params, choice.values, strict=True) if v != p.default]
+    return [p.name for p, v in zip(choice.spec.params, choice.values, strict=True) if not p.is_default(v)]
 
 
 def _import_optuna():
@@ -236,7 +236,8 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
 
     def choice_for(values: dict) -> AgentChoice:
         merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
-        return AgentChoice(base.spec, tuple(float(merged[p.name]) for p in base.spec.params))
+        return AgentChoice(base.spec, tuple(merged[p.name] if p.kind == "agent" else float(merged[p.name])
+                                            for p in base.spec.params))
 
     reporter = _TrialProgress(trials) if progress is True else None
     callback = reporter if reporter is not None else progress if callable(progress) else None

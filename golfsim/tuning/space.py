@@ -221,8 +221,8 @@ def search_space(spec: AgentSpec, params=None, fixed=()) -> tuple[ParamRange, ..
 def agent_string(choice: AgentChoice) -> str:
     """The agent as a command-line string: its name and every parameter that differs from the default
     (``"ev:watch_discard=0.31,horizon=3"``); :func:`golfsim.agents.base.parse_agent` reads it back."""
-    changed = [f"{p.name}={_number(v)}" for p, v in zip(choice.spec.params, choice.values, strict=True)
-               if v != p.default]
+    changed = [f"{p.name}={p.format(v) if p.kind == 'agent' else _number(v)}"
+               for p, v in zip(choice.spec.params, choice.values, strict=True) if not p.is_default(v)]
     return choice.spec.name + (":" + ",".join(changed) if changed else "")
 
 
