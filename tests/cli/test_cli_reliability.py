@@ -173,3 +173,42 @@ def test_a_sweep_that_cannot_fit_is_refused_before_it_plans(tmp_path, games, axe
     done = golfsim("sweep", config, "--out", tmp_path / "out", timeout=120)
     assert_refused_in_one_line(done, *fragments)
     assert not (tmp_path / "out").exists()
+
+
+SLOW_WRITE = textwrap.dedent("""
+    import sys, time
+    import golfsim.experiments.common as common
+    real = common.markdown_table
+    def slow(*args, **kwargs):
+        print("writing now", file=sys.stderr, flush=True)
+        time.sleep(3)
+        return real(*args, **kwargs)
+    common.markdown_table = slow
+    from golfsim.cli.app import main
+    sys.argv = ["golfsim", *sys.argv[1:]]
+    main()
+""")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "experiment", "ladder", "--games", "30", "--out",
+                             tmp_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if "writing now" in line:
+                proc.send_signal(sig)
+                break
+        _, rest = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    err = " ".join(("".join(seen) + rest).split())
+    assert proc.returncode == 130, err
+    assert "interrupted after every cell of ladder was complete: the result was written in full" in err
+    config = json.loads((tmp_path / "ladder" / "config.json").read_text())
+    assert config["partial"] is False
+    assert (tmp_path / "ladder" / "table.md").is_file() and (tmp_path / "ladder" / "table.csv").is_file()
