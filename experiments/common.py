@@ -36,6 +36,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import golfsim  # noqa: E402
+from golfsim.runs.late import work_done  # noqa: E402
 from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts  # noqa: E402
 
 #: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
@@ -225,6 +226,7 @@ def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: 
             log(f"{label}: {cells[c].name} done ({sum(r == 0 for r in remaining)}/{len(cells)} cells)")
 
     run = run_tasks(tasks, executor, threads=threads, progress=progress)
+    work_done()  # a stop from here on lets the result be made and written (golfsim.runs.late)
     values = {}
     start = 0
     for c, cell in enumerate(cells):

@@ -466,7 +466,20 @@ def experiment(
 
 def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
     """Run one experiment, write it and print its short table; False when it was interrupted (what was kept is
-    written, marked partial, and said in one line)."""
+    written, marked partial, and said in one line). A stop after the last cell lets the result be written first
+    (:mod:`golfsim.runs.late`)."""
+    from golfsim.runs.late import finish_after_work
+
+    with finish_after_work() as stops:
+        finished = _run_and_write_experiment(module, root, games, seed, threads, executor, dask)
+    if finished and stops.arrived:
+        err.print(f"[bold yellow]interrupted[/] after every cell of {module.NAME} was complete: the result was "
+                  "written in full", highlight=False, soft_wrap=True)
+        return False
+    return finished
+
+
+def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
     import inspect
     import time
 
@@ -726,6 +739,9 @@ def play(
     path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
     if not path.parent.is_dir():
         raise ValueError(f"cannot save the game to {path}: the directory {path.parent} does not exist")
+    from golfsim.runs.atomic import check_writable
+
+    check_writable(path, "the game", "--save")  # before the game, not after it is played
     raise typer.Exit(table.main(names, rules, seed, path))
 
 

@@ -13,7 +13,9 @@ or Ctrl-C ends the game. Every game is saved as a decision log that ``golfsim re
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -290,12 +292,22 @@ def play(opponents: Sequence[str], rules: Rules, seed: int, save: Path, console:
         console.print("you left the game", highlight=False)
     except (KeyboardInterrupt, EOFError):
         status = 130
-        console.print("\ninterrupted: the game ends here", highlight=False)
+        _say(console, "\ninterrupted: the game ends here")
     from golfsim.logs.trace import write_game
 
     write_game(save, game, names, partial=not game.over)
-    console.print(f"saved the game to {save} (show it with: golfsim replay {save})", highlight=False, soft_wrap=True)
+    _say(console, f"saved the game to {save} (show it with: golfsim replay {save})")
     return status
+
+
+def _say(console: Console, text: str) -> None:
+    """Print, unless the terminal is gone (after SIGHUP): the game is saved either way."""
+    with contextlib.suppress(OSError):
+        console.print(text, highlight=False, soft_wrap=True)
+
+
+def _stop_as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt
 
 
 class _Quit(Exception):
@@ -353,4 +365,8 @@ def main(opponents: Sequence[str], rules: Rules, seed: int, save: Path) -> int:
     """Check the terminal and play (the ``golfsim play`` command)."""
     check_terminal(sys.stdin, sys.stdout)
     console = Console(highlight=False)
+    # closing the terminal (SIGHUP) or a kill (SIGTERM) ends the game as Ctrl-C does: it is saved
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop_as_ctrl_c)
     return play(opponents, rules, seed, save, console, console.input)

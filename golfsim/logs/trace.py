@@ -49,6 +49,7 @@ holds every game that was played, including deal sets that not every seat order 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Iterator, Sequence
@@ -85,6 +86,7 @@ from golfsim.kernels.logged import (
     play_logged_games,
 )
 from golfsim.kernels.simulate import Batch, Table, _check_count, thread_count, work_arrays
+from golfsim.runs.atomic import AtomicFile, os_error_text
 
 FORMAT_VERSION = 2
 META_KEY = "golfsim.decision_log"
@@ -184,7 +186,9 @@ class DecisionLog:
     Parameters
     ----------
     path : str or Path
-        The Parquet file to write (replaced if it exists).
+        The Parquet file to write. It is written under a hidden temporary name beside it and renamed into place by
+        :meth:`close`, so an existing file is replaced only by a complete log; another run writing the same path at
+        the same time is refused (``ValueError``).
     rules : Rules
         The rules every game of the log is played under.
     seed : int
@@ -198,11 +202,16 @@ class DecisionLog:
         self.seatings: list[dict] = []
         self.deal_sets = 0
         self.rows = 0
+        # written beside the target and renamed on close: a killed run leaves the previous log whole, and a second
+        # run on the same path is refused while this one writes (golfsim.runs.atomic)
+        self._file = AtomicFile(self.path, "the decision log")
         try:
-            self._writer = pq.ParquetWriter(self.path, schema(rules.players), **WRITER_OPTIONS)
+            self._writer = pq.ParquetWriter(self._file.temp, schema(rules.players), **WRITER_OPTIONS)
         except OSError as err:
-            raise ValueError(f"cannot write the decision log {self.path}: {err.strerror or err}") from None
+            self._file.abandon()
+            raise ValueError(f"cannot write the decision log {self.path}: {os_error_text(err)}") from None
         self._closed = False
+        self._failed = False
         # Writing (Arrow conversion, encoding, zstd) runs on its own thread while the kernels play the next batch;
         # at most MAX_PENDING batches wait, so memory stays bounded.
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="golfsim-log-writer")
@@ -231,7 +240,8 @@ class DecisionLog:
             try:
                 self._pending.pop(0).result()
             except OSError as err:
-                raise ValueError(f"cannot write the decision log {self.path}: {err.strerror or err}") from None
+                self._failed = True  # a row group is missing: close() must not put this file in place
+                raise ValueError(f"cannot write the decision log {self.path}: {os_error_text(err)}") from None
         self._pending.append(self._writer_thread.submit(lambda: self.write(make_batch())))
 
     def _drain(self) -> None:
@@ -319,16 +329,25 @@ class DecisionLog:
         self._closed = True
         try:
             self._drain()
-        except OSError as err:
+            meta = {"format": "golfsim decision log", "version": FORMAT_VERSION, "rules": self.rules.to_dict(),
+                    "seed": self.seed, "deal_sets": self.deal_sets, "seatings": self.seatings, "partial": partial,
+                    "rows": self.rows}
+            self._writer.add_key_value_metadata({META_KEY: json.dumps(meta)})
             self._writer.close()
-            raise ValueError(f"cannot write the decision log {self.path}: {err.strerror or err}") from None
+        except OSError as err:
+            with contextlib.suppress(OSError):
+                self._writer.close()
+            self._file.abandon()
+            raise ValueError(f"cannot write the decision log {self.path}: {os_error_text(err)}") from None
+        except BaseException:
+            self._file.abandon()
+            raise
         finally:
             self._writer_thread.shutdown(wait=True)
-        meta = {"format": "golfsim decision log", "version": FORMAT_VERSION, "rules": self.rules.to_dict(),
-                "seed": self.seed, "deal_sets": self.deal_sets, "seatings": self.seatings, "partial": partial,
-                "rows": self.rows}
-        self._writer.add_key_value_metadata({META_KEY: json.dumps(meta)})
-        self._writer.close()
+        if self._failed:
+            self._file.abandon()
+            return
+        self._file.commit()
 
 
 def log_games(agents: Sequence, path, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,

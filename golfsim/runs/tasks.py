@@ -225,7 +225,11 @@ def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple
     ``units`` seatings, the games are cut finer (never below one game), so a plan keeps every worker busy. The cut
     is the same for every seating, so a prefix of complete pieces is a set of complete deal sets everywhere.
     """
+    from golfsim.runs.limits import MAX_TASKS, refuse_over
+
     pieces = math.ceil(games / block)
+    refuse_over(f"{games:,} games in pieces of {block:,} at {units:,} seating(s) make {pieces * max(units, 1):,} "
+                "tasks, and that", pieces * max(units, 1), MAX_TASKS, "play fewer games or larger pieces")
     wanted = math.ceil(TASKS_PER_WORKER * workers / max(units, 1))
     if pieces >= wanted:
         return [(lo, min(block, games - lo)) for lo in range(0, games, block)]

@@ -54,6 +54,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 import os
 import platform
 import signal
@@ -424,10 +425,25 @@ def plan_sweep(source, games: int | None = None) -> SweepPlan:
                      axes=axes, param_axes=tuple(param_axes))
 
 
+def _check_grid_size(axes, outer, param_axes, used, games, where):
+    """Refuse a grid of more than MAX_CELLS cells, counted before one is made, and a games count no cell can keep."""
+    from golfsim.runs.limits import MAX_CELLS, MEMORY_LIMIT, check_memory, kept_bytes_per_game, refuse_over
+
+    rest = math.prod(len(axes[a]) for a in outer if a != "pool")
+    per_pool = sum(math.prod(len(axes[a]) for a in param_axes if a in used[pool]) for pool in axes["pool"])
+    refuse_over(f"{where}: the grid has {rest * per_pool:,} cells, and that", rest * per_pool, MAX_CELLS,
+                "use fewer values on the axes, or split the sweep")
+    # the smallest cell, two agents at two seats in two seat orders, keeps this much per deal set
+    least = 2 * kept_bytes_per_game(2)
+    check_memory(f"{where}: games = {games:,} deal sets per cell", games * least,
+                 f"use games = {MEMORY_LIMIT // least:,} or fewer")
+
+
 def _expand(request, axes, param_axes, pool_entries, used, where):
     """Every cell of the grid, in axis order; agent-parameter axes only for the pools that use them."""
     sweep = request["sweep"]
     outer = [a for a in axes if a not in param_axes]
+    _check_grid_size(axes, outer, param_axes, used, sweep["games"], where)
     cells: list[Cell] = []
     skipped: list[dict] = []
     seen: dict[str, str] = {}

@@ -7,6 +7,7 @@ A plan (:func:`plan_tournament`) is pure data: the pool's labels, the tables and
 from __future__ import annotations
 
 import itertools
+import math
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,15 @@ from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import Table
+from golfsim.runs.limits import (
+    MAX_SEATINGS,
+    MEMORY_LIMIT,
+    block_bytes_per_game,
+    check_memory,
+    distinct_orders,
+    kept_bytes_per_game,
+    refuse_over,
+)
 from golfsim.runs.tasks import Task, current_plugins, split_counts
 
 #: Deal sets per block: each simulator call plays one block at one table in one rotation.
@@ -125,6 +135,8 @@ def plan_tables(labels: Sequence[str], players: int, schedule: str = "auto",
         if k < players:
             raise ValueError(f"{k} agents cannot fill a table of {players} seats; give at least {players} agents, "
                              f"set players to {k}, or use a gauntlet (the anchor fills the other seats)")
+        refuse_over(f"a round robin of {k} agents at {players} seats has {math.comb(k, players):,} tables, and "
+                    "that", math.comb(k, players), MAX_SEATINGS, "use fewer agents, or a gauntlet")
         return schedule, list(itertools.combinations(range(k), players))
     if anchor is None:
         raise ValueError(f"the gauntlet schedule needs an anchor (--anchor NAME), one of: {', '.join(labels)}")
@@ -285,6 +297,23 @@ class TournamentPlan:
                              self.schedule, anchor, self.seating, self.confidence)
 
 
+def check_plan_size(games: int, batch_size: int, workers: int, rules: Rules, tables, seating: str) -> None:
+    """Refuse, before anything is listed or played, a tournament too big to fit (:mod:`golfsim.runs.limits`): too
+    many seat orders, more per-game results than the memory limit, or blocks too big to play at once."""
+    players = rules.players
+    orders = sum(distinct_orders(t, seating) for t in tables)
+    refuse_over(f"{len(tables):,} table(s) in {seating} make {orders:,} seat orders, and that", orders, MAX_SEATINGS,
+                "use --seating rotations (P orders per table), fewer players or fewer agents")
+    kept = games * orders * kept_bytes_per_game(players)
+    most = MEMORY_LIMIT // (orders * kept_bytes_per_game(players))
+    check_memory(f"{games:,} deal sets at {orders:,} seat orders", kept,
+                 f"use --games {most:,} or fewer here")
+    per_game, running = block_bytes_per_game(players, rules.holes), max(1, workers)
+    block = min(batch_size, games) * per_game * running
+    check_memory(f"blocks of {min(batch_size, games):,} deal sets on {running} worker(s)", block,
+                 f"use --batch-size {max(1, MEMORY_LIMIT // per_game // running):,} or less")
+
+
 def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
                     schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
                     batch_size: int = DEFAULT_BATCH, confidence: float = 0.95, workers: int = 1,
@@ -321,6 +350,7 @@ def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed:
         if c.spec.compiled:
             Table.make([c] * players, rules).kernel_arguments()
 
+    check_plan_size(games, batch_size, workers, rules, tables, seating)
     seatings, agent_seeds, orders_per_table = [], [], []
     for t, tab in enumerate(tables):
         orders = seat_orders(tab, seating)

@@ -121,7 +121,7 @@ def test_sigterm_stops_a_tournament_with_exit_status_130_and_keeps_the_complete_
 
 
 def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path):
-    # The table's Markdown is made slow (and announced) so that the second Ctrl-C lands inside the write.
+    # The table's Markdown is made slow (and announced) so that both Ctrl-Cs land inside the write.
     script = textwrap.dedent("""
         import sys, time
         import golfsim.experiments.common as common
@@ -136,8 +136,20 @@ def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path
         main()
     """)
     target = tmp_path / "ladder"
-    code, _, err = run_until(["experiment", "ladder", "--games", "30", "--out", str(tmp_path)], "writing now",
-                             script=script)
+    # the first Ctrl-C after the last cell lets the complete result be written; the second abandons it
+    proc = subprocess.Popen([sys.executable, "-c", script, "experiment", "ladder", "--games", "30", "--out",
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "COLUMNS": "200"})
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if "writing now" in line:
+            proc.send_signal(signal.SIGINT)
+        if line.startswith("stopping:"):
+            proc.send_signal(signal.SIGINT)
+            break
+    _, rest = proc.communicate(timeout=300)
+    code, err = proc.returncode, "".join(seen) + rest
     assert code == 130, err
     assert f"interrupted while writing {target}; it was left as it was" in err
     assert list(tmp_path.iterdir()) == []  # neither the result nor the temporary directory it was written to

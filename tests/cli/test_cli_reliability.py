@@ -126,3 +126,89 @@ def test_an_agent_parameter_out_of_bounds_is_one_line_on_the_command_line(agent,
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], done.stderr
+
+
+def assert_refused_in_one_line(done, *fragments):
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+GREEDIES = [f"greedy:take_gain={k}" for k in range(30)]
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--agents", "greedy,random", "--games", "9223372036854775808"], ["more than the limit of 1.0 GiB", "--games"]),
+    (["--agents", "greedy,random", "--games", str(10**15)], ["more than the limit of 1.0 GiB"]),
+    (["--agents", "greedy,random", "--games", str(10**7), "--batch-size", str(10**9)], ["--batch-size"]),
+    (["--agents", ",".join(GREEDIES[:12]), "--players", "12", "--seating", "permutations", "--games", "10"],
+     ["479,001,600 seat orders", "more than the limit of 20,000"]),
+    (["--agents", ",".join(GREEDIES), "--players", "12", "--games", "10"],
+     ["86,493,225 tables", "more than the limit of 20,000"]),
+], ids=["games 2**63", "games 10**15", "batch 10**9", "12! seat orders", "30-agent round robin at 12 seats"])
+def test_a_tournament_that_cannot_fit_is_refused_before_it_starts(args, fragments):
+    assert_refused_in_one_line(golfsim("tournament", *args, "--quiet", timeout=120), *fragments)
+
+
+def test_an_experiment_that_cannot_fit_is_refused_in_one_line(tmp_path):
+    done = golfsim("experiment", "tips", "--games", str(10**12), "--out", tmp_path, timeout=120)
+    assert_refused_in_one_line(done, "tasks", "more than the limit of 200,000")
+    assert not (tmp_path / "tips").exists()
+
+
+@pytest.mark.parametrize("games, axes, fragments", [
+    (1000, "a = [" + ", ".join(str(i / 1000) for i in range(1000)) + "]\nplayers = [2, 3, 4]\n"
+           "end = ['immediate', 'one_last_turn']\nb = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
+           "c = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]",
+     ["600,000 cells", "more than the limit of 10,000"]),
+    (2**63 - 1, "a = [0, 0.5]", ["more than the limit of 1.0 GiB"]),
+], ids=["600,000 cells", "games int64 max"])
+def test_a_sweep_that_cannot_fit_is_refused_before_it_plans(tmp_path, games, axes, fragments):
+    pools = "field = ['ev:watch_discard={a}', 'greedy:take_gain={b}', 'pair-builder:take_gain={c}']" \
+        if "b =" in axes else "field = ['ev:watch_discard={a}', 'greedy']"
+    config = tmp_path / "big.toml"
+    config.write_text(f"[sweep]\nname = 'big'\ngames = {games}\n[axes]\n{axes}\n[pools]\n{pools}\n")
+    done = golfsim("sweep", config, "--out", tmp_path / "out", timeout=120)
+    assert_refused_in_one_line(done, *fragments)
+    assert not (tmp_path / "out").exists()
+
+
+SLOW_WRITE = textwrap.dedent("""
+    import sys, time
+    import golfsim.experiments.common as common
+    real = common.markdown_table
+    def slow(*args, **kwargs):
+        print("writing now", file=sys.stderr, flush=True)
+        time.sleep(3)
+        return real(*args, **kwargs)
+    common.markdown_table = slow
+    from golfsim.cli.app import main
+    sys.argv = ["golfsim", *sys.argv[1:]]
+    main()
+""")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "experiment", "ladder", "--games", "30", "--out",
+                             tmp_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if "writing now" in line:
+                proc.send_signal(sig)
+                break
+        _, rest = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    err = " ".join(("".join(seen) + rest).split())
+    assert proc.returncode == 130, err
+    assert "interrupted after every cell of ladder was complete: the result was written in full" in err
+    config = json.loads((tmp_path / "ladder" / "config.json").read_text())
+    assert config["partial"] is False
+    assert (tmp_path / "ladder" / "table.md").is_file() and (tmp_path / "ladder" / "table.csv").is_file()

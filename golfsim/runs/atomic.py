@@ -1,0 +1,131 @@
+"""A file written under a temporary name beside its target and renamed into place when complete, under a lock.
+
+:class:`AtomicFile` is for files written in a stream over a long run (decision logs): a run killed part way
+leaves the previous file untouched and only a hidden ``.NAME.*.writing`` file beside it, never a torn target; a
+second run that asks for the same target while the first writes it is refused at once (an advisory ``flock`` on a
+hidden lock file, released by the system when a process dies, so a killed run never leaves a stale lock).
+:func:`os_error_text` turns an ``OSError`` into the words of one error line, naming ``ENOSPC`` and the like.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory lock, the rename still keeps the target whole
+    fcntl = None
+
+
+def os_error_text(err: OSError) -> str:
+    """``"No space left on device (ENOSPC)"``: the error's own words and, when it has one, its errno's name."""
+    code = getattr(err, "errno", None)
+    text = err.strerror or " ".join(str(err).split()) or type(err).__name__
+    if code is None and "No space left on device" in text:
+        code = errno.ENOSPC
+    name = errno.errorcode.get(code) if code is not None else None
+    return f"{text} ({name})" if name and name not in text else text
+
+
+class TargetBusy(ValueError):
+    """Another process is writing the same target now."""
+
+
+class AtomicFile:
+    """A temporary path to write ``target`` through; :meth:`commit` renames it into place, :meth:`abandon` drops it.
+
+    Parameters
+    ----------
+    target : path
+        The file to write in the end (replaced by :meth:`commit` if it exists).
+    what : str
+        What the file is, for error messages (``"the decision log"``).
+
+    Raises
+    ------
+    TargetBusy
+        When another process holds ``target``'s lock.
+    ValueError
+        When the temporary file cannot be made (one line with the cause, e.g. a read-only or full directory).
+    """
+
+    def __init__(self, target, what: str = "the file"):
+        self.target = Path(target)
+        self.what = what
+        directory = self.target.parent if str(self.target.parent) else Path(".")
+        if self.target.is_dir():
+            raise ValueError(f"cannot write {what} {self.target}: it is a directory")
+        self._lock_path = directory / f".{self.target.name}.lock"
+        self._lock = None
+        try:
+            if fcntl is not None:
+                self._lock = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(self._lock)
+                    self._lock = None
+                    raise TargetBusy(f"another run is writing {what} {self.target} now; wait for it or give "
+                                     "another path") from None
+            fd, temp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".writing", dir=directory)
+            os.close(fd)
+        except OSError as err:
+            self._unlock()
+            raise ValueError(f"cannot write {what} {self.target}: {os_error_text(err)}") from None
+        self.temp = Path(temp)
+
+    def commit(self) -> None:
+        """Move the finished temporary file onto the target (atomic on one filesystem) and release the lock."""
+        try:
+            os.replace(self.temp, self.target)
+        except OSError as err:
+            self.abandon()
+            raise ValueError(f"cannot write {self.what} {self.target}: {os_error_text(err)}") from None
+        self._unlock()
+
+    def abandon(self) -> None:
+        """Remove the temporary file, leaving the target as it was, and release the lock."""
+        with contextlib.suppress(OSError):
+            self.temp.unlink()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                self._lock_path.unlink()
+            os.close(self._lock)
+            self._lock = None
+
+
+PROBE_BYTES = 1 << 18
+"""Bytes :func:`check_writable` writes and removes: more than a saved game takes, so a full disk shows up first."""
+
+
+def check_writable(target, what: str = "the file", option: str = "") -> None:
+    """Refuse, before any work, a target that cannot be written: its directory missing or read-only, the target a
+    directory, another run writing it, or no room for :data:`PROBE_BYTES` (written to a temporary file beside it,
+    synced and removed).
+
+    Raises
+    ------
+    ValueError
+        One line naming the target (and ``option``) and the cause, e.g. ``No space left on device (ENOSPC)``.
+    """
+    label = f"{option} {target}" if option else str(target)
+    try:
+        probe = AtomicFile(target, what)
+    except ValueError as err:
+        raise ValueError(f"{label}: {err}") from None
+    try:
+        with open(probe.temp, "wb") as f:
+            f.write(b"\0" * PROBE_BYTES)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as err:
+        raise ValueError(f"{label}: cannot write {what} there: {os_error_text(err)}") from None
+    finally:
+        probe.abandon()
