@@ -271,8 +271,14 @@ def register(spec: AgentSpec) -> AgentSpec:
         raise ValueError(f"agent name {spec.name!r} cannot be named on the command line: use lower case letters, "
                          "digits and _ . + - (at most 64, no spaces, ':', ',', '=' or '#'), e.g. 'my-agent'")
     for p in spec.params:
-        if p.kind not in ("float", "int", "bool"):
-            raise ValueError(f"agent {spec.name!r}: parameter {p.name} has kind {p.kind!r}; use float, int or bool")
+        if p.kind not in ("float", "int", "bool", "agent"):
+            raise ValueError(f"agent {spec.name!r}: parameter {p.name} has kind {p.kind!r}; use float, int, bool "
+                             "or agent")
+        if p.kind == "agent":
+            if p.default not in p.agents:
+                raise ValueError(f"agent {spec.name!r}: parameter {p.name}'s default {p.default!r} is not among its "
+                                 f"agents ({', '.join(p.agents)})")
+            continue
         try:
             p.check(p.default, spec.name)
         except ValueError as e:

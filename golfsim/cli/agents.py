@@ -46,7 +46,8 @@ def agent_blocks(specs, width: int = 80) -> str:
         if not spec.params:
             lines.append("  parameters: none")
         for p in spec.params:
-            lines += wrap(f"{p.name}={p.format(p.default)}  ({range_text(spec, p)})", 2)
+            default = p.default if p.kind == "agent" else f"{p.default:g}"
+            lines += wrap(f"{p.name}={default}  ({range_text(spec, p)})", 2)
             lines += wrap(p.doc, 6)
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
