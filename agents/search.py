@@ -54,10 +54,16 @@ Parameters (both agents)
 samples : float, default 64 (mc) / 1 (oracle)
     Worlds per decision (the number of rollouts of the last candidates standing). With a deterministic rollout
     policy the oracle needs one.
-rollout : float, default 0
-    Policy of every seat in rollouts: ev, greedy, random or learned (:mod:`golfsim.agents.learned`), each with
-    parameters in parentheses; the numbers 0 to 3 name them in that order. ``base`` is chosen the same way:
-    ``mc:base=learned,rollout=learned`` searches on top of the learned player.
+rollout : agent, default ev
+    Policy of every seat in rollouts: ``ev``, ``greedy``, ``random`` or ``learned``
+    (:mod:`golfsim.agents.learned`), with parameters in parentheses (``rollout=(greedy:take_gain=2)``); the numbers
+    0 to 3 still name them in that order. (oracle: the number.)
+base : agent, default ev (mc only)
+    The policy mc improves on: it plays the opening flips, and its choice stands unless another action beats it
+    by ``confidence`` standard errors: ``mc:base=(ev:watch_discard=0.46,horizon=1.9),samples=32``. Parentheses
+    keep the base's parameter list apart from mc's own (both have a ``horizon``). ev's default valuation still
+    values layouts at a rollout's horizon. ``mc:base=learned,rollout=learned`` searches on top of the learned
+    player.
 objective : float, default 1
     0 own deal score, 1 own minus the opponents' mean, 2 as 1 but winning the game decides on the last hole.
 horizon : float, default 0

@@ -9,11 +9,14 @@ from golfsim.agents.base import BUILT_IN_AGENTS, OPT_IN_AGENTS, REGISTRY, AgentS
 def test_every_shipped_parameter_declares_its_kind_and_bounds(name):
     spec = REGISTRY[name]
     for p in spec.params:
-        assert p.kind in ("float", "int", "bool"), p
-        if p.kind != "bool":
+        assert p.kind in ("float", "int", "bool", "agent"), p
+        if p.kind == "agent":  # another agent (mc's base and rollout): its default is one it accepts
+            assert p.default in p.agents, p
+        elif p.kind != "bool":
             assert p.minimum is not None and p.maximum is not None, p
             assert p.minimum <= p.default <= p.maximum, p
-    assert parse_agent(name).values == tuple(p.default for p in spec.params)
+    choice = parse_agent(name)
+    assert all(p.is_default(v) for p, v in zip(spec.params, choice.values, strict=True))
 
 
 @pytest.mark.parametrize("text, words", [
@@ -22,7 +25,8 @@ def test_every_shipped_parameter_declares_its_kind_and_bounds(name):
     ("mc:samples=2.5", "samples takes whole numbers from 1 to 100000, got 2.5"),
     ("mc:samples=1e9", "samples must be a whole number from 1 to 100000, got 1000000000"),
     ("mc:objective=7", "objective must be a whole number from 0 to 2, got 7"),
-    ("mc:rollout=3", "rollout must be a whole number from 0 to 2, got 3"),
+    ("mc:rollout=4", r"rollout is an agent \(ev, greedy, random, learned\), got '4'"),
+    ("oracle:rollout=4", "rollout must be a whole number from 0 to 3, got 4"),
     ("oracle:halving=-1", "halving must be a whole number from 0 to 20"),
     ("ev:count_out=0.5", r"count_out is a switch: 0 \(off\) or 1 \(on\), got 0.5"),
     ("ev:pair_weight=-1", "pair_weight must be a number from 0 to 10, got -1"),

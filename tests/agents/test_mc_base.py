@@ -25,9 +25,9 @@ def test_a_base_with_parameters_is_written_in_parentheses_and_reads_back():
 @pytest.mark.parametrize(("text", "message"), [
     ("mc:base=ev:watch_discard=0.4", r"write base's agent with its parameters in parentheses, "
                                      r"base=\(ev:watch_discard=0.4\)"),
-    ("mc:base=(pair-builder)", "base must be one of ev, greedy, random, got 'pair-builder'"),
+    ("mc:base=(pair-builder)", "base must be one of ev, greedy, random, learned, got 'pair-builder'"),
     ("mc:base=(ev:watch_discard=0.4", r"a '\(' is never closed"),
-    ("mc:rollout=5", r"rollout is an agent \(ev, greedy, random\), got '5'"),
+    ("mc:rollout=5", r"rollout is an agent \(ev, greedy, random, learned\), got '5'"),
     ("mc:base=(ev:nope=1)", "agent 'ev' has no parameter 'nope'"),
 ])
 def test_a_malformed_base_is_one_clear_line(text, message):
