@@ -45,10 +45,15 @@ def _pm(mean, low, high, fmt: str = ".2f", sign: bool = False) -> str:
 
 
 def _range(low, high) -> str:
-    """A percentage interval, e.g. ``82.4-83.7``."""
+    """A percentage interval, e.g. ``82.4-83.7``; more decimals where one would show a zero-width interval
+    (``0.00-0.01`` for an agent that never won 30,000 games)."""
     if low is None or high is None or math.isnan(low) or math.isnan(high):
         return "-"
-    return f"{100 * low:.1f}-{100 * high:.1f}"
+    for digits in range(1, 6):
+        text = f"{100 * low:.{digits}f}-{100 * high:.{digits}f}"
+        if f"{100 * low:.{digits}f}" != f"{100 * high:.{digits}f}":
+            break
+    return text
 
 
 def _rating(row) -> str:

@@ -75,3 +75,11 @@ def test_no_win_rate_interval_is_zero_width(runs):
             low, high = row["win_rate_ci"]
             assert low < high
         assert "0.0-0.0" not in text and "100.0-100.0" not in text
+
+
+def test_an_interval_near_0_or_100_percent_is_shown_with_the_decimals_it_needs():
+    from golfsim.tournament.report import _range
+
+    assert _range(0.0, 0.000128) == "0.00-0.01"  # 0 wins in 30,000 games: not 0.0-0.0
+    assert _range(0.999872, 1.0) == "99.99-100.00"
+    assert _range(0.824, 0.837) == "82.4-83.7"

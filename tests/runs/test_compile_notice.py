@@ -70,4 +70,4 @@ def test_cache_warm_compiles_once_and_then_loads(tmp_path):
     first, second = (re.search(r"cache warm: (\d+) functions compiled", d.stderr) for d in runs)
     assert int(first.group(1)) > 0
     assert int(second.group(1)) == 0
-    assert second.stderr.count("loaded from the cache") == 5
+    assert runs[1].stderr.count("loaded from the cache") == 5
