@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -212,3 +213,30 @@ def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
     config = json.loads((tmp_path / "ladder" / "config.json").read_text())
     assert config["partial"] is False
     assert (tmp_path / "ladder" / "table.md").is_file() and (tmp_path / "ladder" / "table.csv").is_file()
+
+
+def test_a_closed_stdout_is_one_line_not_silence():
+    done = subprocess.run(f"exec {shlex.quote(sys.executable)} -m golfsim agents --format json >&-", shell=True,
+                          capture_output=False, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "standard output is closed" in lines[0], done.stderr
+
+
+def test_a_full_disk_under_stdout_is_one_line_naming_enospc():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "golfsim", *TOURNAMENT_JSON], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "error: writing the output: No space left on device (ENOSPC)"
+
+
+def test_log_and_out_on_the_same_path_is_refused_before_the_run(tmp_path):
+    same = tmp_path / "same"
+    done = golfsim("tournament", "--agents", "greedy,random", "--games", "20", "--quiet", "--log", same,
+                   "--out", same)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--log and --out are the same path" in lines[0], done.stderr
+    assert not same.exists()
