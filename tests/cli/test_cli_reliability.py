@@ -240,3 +240,22 @@ def test_log_and_out_on_the_same_path_is_refused_before_the_run(tmp_path):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "--log and --out are the same path" in lines[0], done.stderr
     assert not same.exists()
+
+
+def test_replay_of_a_hole_or_game_beyond_any_log_is_one_line(tmp_path):
+    log = tmp_path / "l.parquet"
+    assert golfsim("tournament", "--agents", "greedy,random", "--games", "3", "--quiet", "--log", log).returncode == 0
+    for args, words in [(["--hole", str(10**20)], "hole 100000000000000000000 is not in game 0 of l.parquet"),
+                        (["--game", str(10**20)], "game 100000000000000000000 is not in l.parquet")]:
+        done = golfsim("replay", log, *args)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], done.stderr
+
+
+def test_hint_totals_beyond_int32_are_one_line():
+    done = golfsim("hint", "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: Q; totals: 10000000000000 3",
+                   "--samples", "10")
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "totals: each must be from -2147483648 to 2147483647" in lines[0], done.stderr
