@@ -6,6 +6,7 @@ signal is sent at a point the run itself reports, not after a guessed delay.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -259,3 +260,35 @@ def test_hint_totals_beyond_int32_are_one_line():
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "totals: each must be from -2147483648 to 2147483647" in lines[0], done.stderr
+
+
+def test_a_numba_cache_dir_on_a_full_disk_falls_back_instead_of_failing(tmp_path, monkeypatch):
+    place = tmp_path / "full"
+    place.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(place)],
+                                                   capture_output=True, timeout=30).returncode == 0
+    if not mounted:  # no filesystem can be made here: the probe meets the error a full disk gives
+        import errno
+
+        import golfsim._numba.jit as jit
+
+        def full(fd):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(jit.os, "fsync", full)
+        assert jit._has_room(tmp_path) is False
+        return
+    try:
+        with contextlib.suppress(OSError), open(place / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        (tmp_path / "tmp").mkdir()
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(place / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+        done = subprocess.run([sys.executable, "-m", "golfsim", "agents", "--format", "json"], capture_output=True,
+                              text=True, cwd=REPO, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert any(a["agent"] == "ev" for a in json.loads(done.stdout))
+        assert list((tmp_path / "tmp").glob("golfsim-numba-*/golfsim-*"))  # the cache went to the fallback
+    finally:
+        subprocess.run(["umount", str(place)], capture_output=True, timeout=30)
