@@ -94,6 +94,22 @@ def cache_parent() -> Path:
     return Path(base) / "golfsim"
 
 
+CACHE_PROBE_BYTES = 1 << 16
+"""Bytes written (and removed) to check that a cache directory has room: a full disk passes ``mkdir`` and
+``os.access`` but fails every cached function's save, which failed every command at import."""
+
+
+def _has_room(path: Path) -> bool:
+    try:
+        with tempfile.TemporaryFile(dir=path) as f:
+            f.write(b"\0" * CACHE_PROBE_BYTES)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError:
+        return False
+    return True
+
+
 def _writable_cache_dir(key: str) -> Path:
     for parent in (cache_parent(), Path(tempfile.gettempdir()) / f"golfsim-numba-{os.getuid()}"):
         path = parent / (CACHE_PREFIX + key)
@@ -101,7 +117,7 @@ def _writable_cache_dir(key: str) -> Path:
             path.mkdir(parents=True, exist_ok=True)
         except OSError:
             continue
-        if os.access(path, os.W_OK):
+        if os.access(path, os.W_OK) and _has_room(path):
             return path
     return path
 

@@ -370,6 +370,9 @@ def tournament(
         check_out_dir(out_dir)
     if dask is not None and log is not None:
         raise ValueError("--log plays the games in this process; drop --dask (or --log)")
+    if log is not None and out_dir is not None and log.resolve() == out_dir.resolve():
+        raise ValueError(f"--log and --out are the same path {str(log)!r}; give the log a file name of its own "
+                         "(e.g. --log decisions.parquet)")
     sigterm_as_ctrl_c()
     try:
         with executor_for(dask) as executor:
@@ -848,12 +851,13 @@ app.command("learn", help=LEARN_HELP)(clear_errors(_learn))
 
 def main() -> None:
     """Entry point of the ``golfsim`` console script."""
+    from golfsim.cli.oserrors import run_command
     from golfsim.runs.compile_notice import CompileLine
 
     np.seterr(all="ignore")
     # a terminal sees what Numba compiles, from the start; not 'play', whose screen takes the terminal's input line
     with CompileLine(enabled=sys.argv[1:2] != ["play"]):
-        app()
+        run_command(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -237,6 +237,9 @@ class Position:
         if self.totals and len(self.totals) != players:
             raise PositionError(f"totals: {players} numbers (yours first, then each opponent's), got "
                                 f"{len(self.totals)}")
+        if any(not -(2**31) <= t < 2**31 for t in self.totals):
+            raise PositionError(f"totals: each must be from {-(2**31)} to {2**31 - 1} (the engine keeps int32 "
+                                f"totals), got {' '.join(str(t) for t in self.totals)}")
         if self.turn is not None and not 1 <= self.turn < rules.turn_cap:
             raise PositionError(f"turn: {self.turn} must be from 1 to {rules.turn_cap - 1} (the turn cap is "
                                 f"{rules.turn_cap})")

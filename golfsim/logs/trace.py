@@ -381,6 +381,11 @@ class LogFile:
 
     def deal(self, game: int, hole: int) -> pd.DataFrame:
         """The rows of one deal, in order (:class:`LogError` if it is not in the log)."""
+        if not 0 <= int(hole) < self.rules.holes:  # before the filter: the column is int16
+            raise LogError(f"hole {hole} is not in game {game} of {self.path.name} "
+                           f"(holes 0 to {self.rules.holes - 1})")
+        if not 0 <= int(game) < 2**31:
+            raise LogError(f"game {game} is not in {self.path.name} (game numbers are from 0 to {2**31 - 1})")
         rows = self.frame(filters=[("game", "=", int(game)), ("hole", "=", int(hole))])
         if rows.empty:
             games = pq.read_table(self.path, columns=["game"]).column("game")
@@ -461,6 +466,8 @@ def replay_deal(log: LogFile, game: int, hole: int) -> tuple[list[ReplayedMove],
 
 def scorecard(log: LogFile, game: int) -> pd.DataFrame:
     """Hole-by-hole scores of one logged game, seats as columns, with a total row."""
+    if not 0 <= int(game) < 2**31:
+        log.deal(game, 0)  # raises the right LogError before the int32 filter could overflow
     rows = log.frame(filters=[("game", "=", int(game)), ("kind", "=", "deal_end")])
     if rows.empty:
         log.deal(game, 0)  # raises the right LogError

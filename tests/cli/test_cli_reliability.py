@@ -6,8 +6,10 @@ signal is sent at a point the run itself reports, not after a guessed delay.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -212,3 +214,81 @@ def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
     config = json.loads((tmp_path / "ladder" / "config.json").read_text())
     assert config["partial"] is False
     assert (tmp_path / "ladder" / "table.md").is_file() and (tmp_path / "ladder" / "table.csv").is_file()
+
+
+def test_a_closed_stdout_is_one_line_not_silence():
+    done = subprocess.run(f"exec {shlex.quote(sys.executable)} -m golfsim agents --format json >&-", shell=True,
+                          capture_output=False, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "standard output is closed" in lines[0], done.stderr
+
+
+def test_a_full_disk_under_stdout_is_one_line_naming_enospc():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "golfsim", *TOURNAMENT_JSON], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "error: writing the output: No space left on device (ENOSPC)"
+
+
+def test_log_and_out_on_the_same_path_is_refused_before_the_run(tmp_path):
+    same = tmp_path / "same"
+    done = golfsim("tournament", "--agents", "greedy,random", "--games", "20", "--quiet", "--log", same,
+                   "--out", same)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--log and --out are the same path" in lines[0], done.stderr
+    assert not same.exists()
+
+
+def test_replay_of_a_hole_or_game_beyond_any_log_is_one_line(tmp_path):
+    log = tmp_path / "l.parquet"
+    assert golfsim("tournament", "--agents", "greedy,random", "--games", "3", "--quiet", "--log", log).returncode == 0
+    for args, words in [(["--hole", str(10**20)], "hole 100000000000000000000 is not in game 0 of l.parquet"),
+                        (["--game", str(10**20)], "game 100000000000000000000 is not in l.parquet")]:
+        done = golfsim("replay", log, *args)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], done.stderr
+
+
+def test_hint_totals_beyond_int32_are_one_line():
+    done = golfsim("hint", "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: Q; totals: 10000000000000 3",
+                   "--samples", "10")
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "totals: each must be from -2147483648 to 2147483647" in lines[0], done.stderr
+
+
+def test_a_numba_cache_dir_on_a_full_disk_falls_back_instead_of_failing(tmp_path, monkeypatch):
+    place = tmp_path / "full"
+    place.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(place)],
+                                                   capture_output=True, timeout=30).returncode == 0
+    if not mounted:  # no filesystem can be made here: the probe meets the error a full disk gives
+        import errno
+
+        import golfsim._numba.jit as jit
+
+        def full(fd):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(jit.os, "fsync", full)
+        assert jit._has_room(tmp_path) is False
+        return
+    try:
+        with contextlib.suppress(OSError), open(place / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        (tmp_path / "tmp").mkdir()
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(place / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+        done = subprocess.run([sys.executable, "-m", "golfsim", "agents", "--format", "json"], capture_output=True,
+                              text=True, cwd=REPO, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert any(a["agent"] == "ev" for a in json.loads(done.stdout))
+        assert list((tmp_path / "tmp").glob("golfsim-numba-*/golfsim-*"))  # the cache went to the fallback
+    finally:
+        subprocess.run(["umount", str(place)], capture_output=True, timeout=30)
