@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numba import config, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from golfsim._numba.fence import EXPERIMENTAL_WARNING
 from golfsim._numba.jit import leaf
 from golfsim.core.rng import below, uniform
 
@@ -56,7 +56,8 @@ AGENT_SIGNATURE = types.int64(
     types.int32[::1], types.int32[::1], types.float64[::1], types.uint64[::1], types.int64
 )
 
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+if EXPERIMENTAL_WARNING is not None:
+    warnings.filterwarnings("ignore", category=EXPERIMENTAL_WARNING)
 
 
 @leaf

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
@@ -104,7 +104,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 # njit function between a kernel and the game loop is optimised with the whole loop once more (4 to 5 s of
 # processor time for the first run of all built-ins, measured before leaves were compiled inline-only, see
 # golfsim._numba.inner_compile), and the stack copy must live in the kernel's own frame.
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
                sight):
@@ -125,7 +125,7 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
                   sees, sight, ANY_AGENTS)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
@@ -139,7 +139,7 @@ def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
                   sees, sight, GREEDY_ID)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
