@@ -12,7 +12,7 @@ import numba
 import pandas as pd
 
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import ExperimentOutput, base_config
+from golfsim.experiments.common import ExperimentOutput, base_config, subplots
 from golfsim.kernels.bench import run_benchmark
 
 NAME = "benchmarks"
@@ -29,8 +29,6 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
 
     ``games`` is the number of single deals per point (default ``FULL_DEALS``).
     """
-    import matplotlib.pyplot as plt
-
     requested, games = games, FULL_DEALS if games is None else games
     rows = []
     max_threads = numba.config.NUMBA_NUM_THREADS
@@ -54,7 +52,7 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
         for row in table.itertuples()
     ]
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    fig, axes = subplots(1, 3, figsize=(15, 4.2))
     for agent, style in zip(AGENTS, ("o-", "s--"), strict=True):
         t = table[(table.agent == agent) & (table.measure == "threads")]
         axes[0].plot(t.threads, t.deals_per_second / 1e6, style, label=agent)

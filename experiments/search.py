@@ -31,7 +31,7 @@ import pandas as pd
 
 from golfsim.agents.base import SEES_HIDDEN_MARK
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import ExperimentOutput, base_config
+from golfsim.experiments.common import ExperimentOutput, base_config, subplots
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.tournament import run_tournament
 
@@ -190,11 +190,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 def plot(table: pd.DataFrame, config: dict):
     """Lead over ev against deals per second per thread (log axis), with 95% intervals; the oracle, far off that
     scale, in a panel of its own."""
-    import matplotlib.pyplot as plt
-
     fair = table[(table.opponent == REFERENCE) & ~table.sees_hidden_cards]
     oracle = table[table.sees_hidden_cards]
-    fig, (ax, ax_oracle) = plt.subplots(1, 2, figsize=(11.5, 5.8), gridspec_kw={"width_ratios": [3.2, 1]})
+    fig, (ax, ax_oracle) = subplots(1, 2, figsize=(11.5, 5.8), gridspec_kw={"width_ratios": [3.2, 1]})
     for role, marker, color, label in (("search setting", "o", "C0", "mc settings"),
                                        ("reference", "s", "C1", "reference agents")):
         rows = fair[fair.role == role]

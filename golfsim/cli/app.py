@@ -24,6 +24,7 @@ from rich.table import Table as RichTable
 
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rules import Rules
+from golfsim.runs.interrupts import sigterm_as_ctrl_c
 from golfsim.runs.outdir import check_out_dir
 
 app = typer.Typer(
@@ -66,16 +67,6 @@ def clear_errors(fn):
             fail(str(e))
 
     return wrapper
-
-
-def sigterm_as_ctrl_c() -> None:
-    """Let SIGTERM stop a run the way Ctrl-C does (a ``KeyboardInterrupt``: keep what is complete, exit 130)."""
-    import signal
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
 
 
 @contextlib.contextmanager
@@ -410,24 +401,23 @@ def experiment(
     reproduces it; another size or seed is refused before the run unless --overwrite, so a trial run with
     --games cannot silently replace the committed results.
     """
-    import golfsim.experiments as experiments
-    from golfsim.experiments.common import check_target, default_root, request
+    from golfsim.runs.claims import default_root
+    from golfsim.runs.experiment import choose, discover
 
-    key = name.strip().lower()
-    chosen = list(experiments.ALL) if key == "all" else [key]
-    modules = [experiments.load(n) for n in chosen]
+    modules = choose(name, discover())
+    chosen = [module.name for module in modules]
     if games is not None and games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {games}")
     root = Path(out_dir) if out_dir is not None else default_root()
     check_out_dir(root)
     for module in modules:
-        check_target(root / module.NAME, request(module.NAME, games, seed), overwrite)
+        module.check_target(root / module.name, games, seed, overwrite)
     sigterm_as_ctrl_c()
     try:
         with executor_for(dask) as executor:
             for module in modules:
                 if not _run_experiment(module, root, games, seed, threads, executor, dask):
-                    skipped = chosen[chosen.index(module.NAME) + 1:]
+                    skipped = chosen[chosen.index(module.name) + 1:]
                     if skipped:
                         err.print(f"not run: {', '.join(skipped)}", highlight=False)
                     raise typer.Exit(130)
@@ -439,35 +429,31 @@ def experiment(
 def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
     """Run one experiment, write it and print its short table; False when it was interrupted (what was kept is
     written, marked partial, and said in one line)."""
-    import inspect
     import time
 
-    accepted = inspect.signature(module.run).parameters
-    kwargs = {"seed": seed}
-    if games is not None:
-        kwargs["games"] = games
-    if "threads" in accepted:
+    kwargs = {}
+    if "threads" in module.options:
         kwargs["threads"] = threads
     elif threads is not None:
-        err.print(f"{module.NAME}: --threads is ignored (the experiment sets its own thread counts)",
+        err.print(f"{module.name}: --threads is ignored (the experiment sets its own thread counts)",
                   highlight=False)
-    if "executor" in accepted:
+    if "executor" in module.options:
         kwargs["executor"] = executor
     elif dask is not None:
-        err.print(f"{module.NAME}: --dask is ignored (the experiment measures this machine)", highlight=False)
-    if "log" in accepted:
+        err.print(f"{module.name}: --dask is ignored (the experiment measures this machine)", highlight=False)
+    if "log" in module.options:
         kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
     start = time.perf_counter()
-    target = root / module.NAME
+    target = root / module.name
     try:
-        output = module.run(**kwargs)
+        output = module.run(games, seed, **kwargs)
     except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)
         return False
     partial = getattr(output, "partial", False)
     if partial and len(output.table) == 0:
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)
         return False
     try:
@@ -476,8 +462,8 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
         err.print(f"[bold yellow]interrupted[/] while writing {target}; it was left as it was", highlight=False)
         return False
     seconds = time.perf_counter() - start
-    short = module.summary(output.table) if hasattr(module, "summary") else output.table.head(12)
-    table = RichTable(title=f"{module.NAME} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
+    short = module.summary(output.table)
+    table = RichTable(title=f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
                       title_justify="left")
     for col in short.columns:
         table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
@@ -489,7 +475,7 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
     if partial:
         cells = output.config.get("cells", [])
         done = [c["cell"] for c in cells if c["complete"]]
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: kept {len(done)} of {len(cells)} complete cells "
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: kept {len(done)} of {len(cells)} complete cells "
                   f"({', '.join(done)}) in {target}, marked partial in config.json and table.md", highlight=False,
                   soft_wrap=True)
         return False
@@ -654,7 +640,7 @@ def tune(
     95% intervals. Writes trials.csv, convergence.png and config.json; Ctrl-C keeps the trials run so far.
     """
     from golfsim.agents.base import parse_agent
-    from golfsim.experiments.common import check_target, default_root
+    from golfsim.runs.claims import check_target, default_root
     from golfsim.tuning import study as tuning
 
     rules = rule_flags.rules(players)
