@@ -7,7 +7,6 @@ every point, and a caption with the seed, the sample size and the interval level
 from __future__ import annotations
 
 import math
-import os
 import textwrap
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from golfsim.core.rules import Rules, auto_decks
+from golfsim.runs.outdir import write_file
 
 MAX_PANELS = 12
 
@@ -161,12 +161,10 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
         caption += f" Showing {MAX_PANELS} of {len(groups)} panels (all are in the table)."
     fig.text(0.02, 0.005, caption, fontsize=7.5, ha="left", va="bottom", wrap=True)
     fig.tight_layout(rect=(0, 0.05, 0.86, 0.93))
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fig.savefig(tmp, format="png")
-    plt.close(fig)
-    os.replace(tmp, path)  # a reader never sees half a figure
-    return path
+    try:
+        return write_file(path, lambda tmp: fig.savefig(tmp, format="png"))  # a reader never sees half a figure
+    finally:
+        plt.close(fig)
 
 
 def plot_sweep(table: pd.DataFrame, plan, out: Path, cells_complete: int) -> list[Path]:
