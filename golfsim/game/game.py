@@ -35,26 +35,23 @@ from golfsim.core.spec import (
     END_REASON,
     ENDER,
     FIRST,
-    FLIP,
     HELD,
     HID_DTYPE,
     HOLD,
     HOLE,
     NUM_ACTIONS,
-    PASS,
     PHASE,
     PHASE_NAMES,
-    PLACE_DRAWN,
     PUB_DTYPE,
     R_HID_SIZE,
     R_OFF_DISCARD,
     R_OFF_VIEW,
     R_PUB_SIZE,
-    REVEAL,
     START,
     THROW_DRAWN,
     TURN,
     action_name,
+    decode,
 )
 from golfsim.core.worlds import fill_sight, sight_size
 
@@ -122,19 +119,19 @@ class Event:
             scores = ", ".join(f"{who(p)} {s}" for p, s in enumerate(self.scores))
             return f"hole {self.hole + 1} over ({how}): {scores}"
         card = rank_name(self.card) if self.card >= 0 else ""
-        a, k = self.action, self.position
-        if a < DRAW_STOCK:
+        kind, k = decode(self.action)
+        if kind == "take":
             text = (f"takes the {card} from the discard pile to position {k + 1}, "
                     f"discarding a {rank_name(self.discarded)}")
-        elif a == DRAW_STOCK:
+        elif kind == "draw":
             text = f"draws {card}" if viewer == self.player else "draws from the stock"
-        elif a < PLACE_DRAWN:
+        elif kind == "reveal":
             text = f"reveals a {card} at position {k + 1}"
-        elif a < THROW_DRAWN:
+        elif kind == "place":
             text = f"puts the drawn {card} at position {k + 1}, discarding a {rank_name(self.discarded)}"
-        elif a == THROW_DRAWN:
+        elif kind == "throw":
             text = f"throws the drawn {card} away"
-        elif a < PASS:
+        elif kind == "flip":
             text = f"turns up a {card} at position {k + 1}"
         else:
             text = "flips nothing"
@@ -142,16 +139,8 @@ class Event:
 
 
 def action_position(action: int) -> int:
-    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass."""
-    if action < DRAW_STOCK:
-        return action
-    if REVEAL <= action < PLACE_DRAWN:
-        return action - REVEAL
-    if PLACE_DRAWN <= action < THROW_DRAWN:
-        return action - PLACE_DRAWN
-    if FLIP <= action < PASS:
-        return action - FLIP
-    return -1
+    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass (:func:`decode`)."""
+    return decode(action).position
 
 
 class Game:
