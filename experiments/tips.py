@@ -43,8 +43,16 @@ import pandas as pd
 import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 from golfsim import stats
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
-from golfsim.kernels.simulate import win_shares
+from golfsim.core.scoring import win_shares
+from golfsim.experiments.common import (
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    piece_tasks,
+    run_cells,
+    subplots,
+)
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers
 
@@ -287,10 +295,8 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 
 def plot(table: pd.DataFrame, config: dict):
     """Effect of each tip with its 95% interval, at each player count."""
-    import matplotlib.pyplot as plt
-
     keys = list(dict.fromkeys(table.tip))
-    fig, ax = plt.subplots(figsize=(10, 0.55 * len(keys) + 2.2))
+    fig, ax = subplots(figsize=(10, 0.55 * len(keys) + 2.2))
     counts = sorted(table.players.unique())
     offsets = np.linspace(-0.18, 0.18, len(counts)) if len(counts) > 1 else [0.0]
     for players, dy, marker in zip(counts, offsets, "os^D", strict=False):

@@ -23,6 +23,7 @@ from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_leg
 from golfsim.core.errors import check_agent_errors
 from golfsim.core.rng import agent_state, check_seed, deal_state
 from golfsim.core.rules import Rules
+from golfsim.core.scoring import win_shares
 from golfsim.core.spec import (
     CURRENT,
     DONE,
@@ -359,13 +360,6 @@ class SimulationResult:
 
 
 END_REASON_NAMES = ("running", "went_out", "stock_exhausted", "truncated")
-
-
-def win_shares(totals: np.ndarray) -> np.ndarray:
-    """Each seat's share of the win: 1/k to each of the k seats tied on the lowest total, else 0."""
-    best = totals.min(axis=1, keepdims=True)
-    winners = totals == best
-    return winners / winners.sum(axis=1, keepdims=True)
 
 
 def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
