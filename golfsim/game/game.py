@@ -23,7 +23,7 @@ from golfsim.agents.base import AgentChoice, parse_agent
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, pointer_function
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
-from golfsim.core.cards import NUM_RANKS, parse_card, rank_name
+from golfsim.core.cards import NUM_RANKS, rank_name
 from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rng import agent_state, check_seed, deal_state
@@ -157,6 +157,7 @@ class Game:
 
     Examples
     --------
+    >>> from golfsim.core.spec import PLACE_DRAWN
     >>> g = Game(Rules(holes=2), seed=3)
     >>> g.start_hole()
     >>> while not g.over:
@@ -240,7 +241,7 @@ class Game:
         if deck is None:
             deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, self._totals_before)
         else:
-            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._check_deck(deck), hole, first,
+            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self.rules.check_deck(deck), hole, first,
                            self._totals_before)
         self._deal_events = len(self._events)
         self._started = True
@@ -250,21 +251,6 @@ class Game:
         if arr.shape != (self.rules.players,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"totals must be {self.rules.players} whole numbers, one per player")
         return arr
-
-    def _check_deck(self, deck) -> np.ndarray:
-        codes = [parse_card(c) if isinstance(c, str) else c for c in deck]
-        want = self.rules.card_counts()
-        if len(codes) != self.rules.n_cards:
-            raise ValueError(f"the deck must have all {self.rules.n_cards} cards of the pack, got {len(codes)}")
-        if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
-               for c in codes):
-            raise ValueError("deck entries must be rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
-        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_RANKS)
-        if not np.array_equal(got, want):
-            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
-                             if got[r] != want[r])
-            raise ValueError(f"the deck is not the pack these rules use ({diff})")
-        return np.asarray(codes, dtype=HID_DTYPE)
 
     def _need_deal(self):
         if not self._started:
