@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numba import config, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from golfsim._numba.fence import EXPERIMENTAL_WARNING
 from golfsim._numba.jit import leaf
 from golfsim.core.rng import below, uniform
 
@@ -67,7 +67,8 @@ LEARNED_AGENTS = ("learned",)
 """Agents golfsim ships whose play comes from a model trained by ``golfsim learn``; kept out of default pools (so
 that results of the built-ins do not move with a retrained model). Name them to use them."""
 
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+if EXPERIMENTAL_WARNING is not None:
+    warnings.filterwarnings("ignore", category=EXPERIMENTAL_WARNING)
 
 
 @leaf

@@ -30,8 +30,8 @@ import numpy as np
 from numba import config, njit, types
 from numba.extending import typeof_impl
 
-from golfsim._numba.inner_compile import with_entry_points
-from golfsim._numba.jit import leaf, use_keyed_cache
+from golfsim._numba.entry import with_entry_points
+from golfsim._numba.jit import NO_NRT, leaf, use_keyed_cache
 from golfsim.agents.base import AGENT_SIGNATURE, USER_AGENT_BASE
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
@@ -138,7 +138,7 @@ def _typeof_agent_functions(val, c):
     return types.UniTuple(types.FunctionType(AGENT_SIGNATURE), len(val))
 
 
-@njit(AGENT_SIGNATURE, cache=True, _nrt=False)
+@njit(AGENT_SIGNATURE, cache=True, **NO_NRT)
 def unused_slot(pub, rules, params, agent_rng, player):
     """Fills the slots of ``agent_fns`` no agent uses, so the kernels keep one compiled signature. No seat is ever
     given one; if a bug sent a decision here, it answers -1, an illegal action, and the run stops with an error

@@ -279,6 +279,34 @@ def _drop_worse_half(sums, alive, actions, n_actions, keep_index):
         live -= 1
 
 
+@leaf
+def _rollout_policy(params, policy_params):
+    """The rollout policy of mc's ``params``, with its default parameters written into ``policy_params``."""
+    policy = np.int64(params[ROLLOUT])
+    if policy == ROLLOUT_GREEDY:
+        for i in range(len(_GREEDY_DEFAULTS)):
+            policy_params[i] = _GREEDY_DEFAULTS[i]
+    else:
+        for i in range(len(_EV_DEFAULTS)):
+            policy_params[i] = _EV_DEFAULTS[i]
+    return policy
+
+
+@leaf
+def _roll_out(pub, world_hid, rules, roll_pub, roll_hid, world_rng, world_state, roll_rng, seed, players, action,
+              policy, policy_params, horizon):
+    """Play ``action`` in the world ``world_hid`` and the deal on to its end (or ``horizon``), into ``roll_pub`` and
+    ``roll_hid``: the deal stream starts at ``world_state`` and seat ``q``'s rollout stream at
+    ``mix64(seed + q + 1)``, the same for every candidate action (common random numbers)."""
+    copy_state(pub, world_hid, rules, roll_pub, roll_hid)
+    world_rng[0] = world_state
+    for q in range(players):
+        roll_rng[q] = mix64(seed + np.uint64(q + 1))
+    apply_action(roll_pub, roll_hid, rules, world_rng, action)
+    play_out(roll_pub, roll_hid, rules, world_rng, policy, policy_params, roll_rng, horizon)
+
+
+
 @hot
 def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, roll_hid, pool,
            actions, alive, sums, diff_sums, diff_squares, values, roll_rng, ev_params, policy_params, world_rng,
@@ -344,12 +372,9 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
         for i in range(n_actions):
             if alive[i] == 0:
                 continue
-            copy_state(pub, world_hid, rules, roll_pub, roll_hid)
-            world_rng[0] = true_state if sighted else mix64(seed ^ _WORLD_PURPOSE)
-            for q in range(players):
-                roll_rng[q] = mix64(seed + np.uint64(q + 1))
-            apply_action(roll_pub, roll_hid, rules, world_rng, actions[i])
-            play_out(roll_pub, roll_hid, rules, world_rng, policy, policy_params, roll_rng, horizon)
+            world_state = true_state if sighted else mix64(seed ^ _WORLD_PURPOSE)
+            _roll_out(pub, world_hid, rules, roll_pub, roll_hid, world_rng, world_state, roll_rng, seed, players,
+                      actions[i], policy, policy_params, horizon)
             values[i] = outcome(roll_pub, roll_hid, rules, ev_params, player, objective)
         for i in range(n_actions):
             if alive[i] != 0:
@@ -419,13 +444,7 @@ def register_search_agents() -> None:
 @hot
 def _rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, objective_out, score_out,
                     world_hid, roll_pub, roll_hid, pool, roll_rng, ev_params, policy_params, world_rng):
-    policy = np.int64(params[ROLLOUT])
-    if policy == ROLLOUT_GREEDY:
-        for i in range(len(_GREEDY_DEFAULTS)):
-            policy_params[i] = _GREEDY_DEFAULTS[i]
-    else:
-        for i in range(len(_EV_DEFAULTS)):
-            policy_params[i] = _EV_DEFAULTS[i]
+    policy = _rollout_policy(params, policy_params)
     for i in range(len(_EV_DEFAULTS)):
         ev_params[i] = _EV_DEFAULTS[i]
     objective = np.int64(params[OBJECTIVE])
@@ -436,12 +455,8 @@ def _rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, o
         world_rng[0] = seed
         determinize(pub, rules, world_rng, 0, world_hid, pool)
         for i in range(n_actions):
-            copy_state(pub, world_hid, rules, roll_pub, roll_hid)
-            world_rng[0] = mix64(seed ^ _WORLD_PURPOSE)
-            for q in range(players):
-                roll_rng[q] = mix64(seed + np.uint64(q + 1))
-            apply_action(roll_pub, roll_hid, rules, world_rng, actions[i])
-            play_out(roll_pub, roll_hid, rules, world_rng, policy, policy_params, roll_rng, horizon)
+            _roll_out(pub, world_hid, rules, roll_pub, roll_hid, world_rng, mix64(seed ^ _WORLD_PURPOSE), roll_rng,
+                      seed, players, actions[i], policy, policy_params, horizon)
             objective_out[j, i] = outcome(roll_pub, roll_hid, rules, ev_params, player, objective)
             score_out[j, i] = outcome(roll_pub, roll_hid, rules, ev_params, player, 0)
 

@@ -2,7 +2,8 @@
 
 Every module has ``NAME``, ``run(games=None, seed=0, ...) -> ExperimentOutput`` (``games=None`` is the full size
 used for the committed ``results/``; a number sets every cell to that many games, e.g. a few hundred for a test)
-and ``summary(table)``, the short table the command line prints.
+and ``summary(table)``, the short table the command line prints. Each is declared in :data:`EXPERIMENTS`
+(:class:`golfsim.runs.experiment.Experiment`), which ``golfsim experiment`` finds through an entry point.
 
 =============  ======================================================================================================
 name           question
@@ -37,19 +38,39 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+from golfsim.runs.experiment import Experiment
+
+_ALL_OPTIONS = ("threads", "executor", "log")
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment("ladder", "mean nine-hole score and win rate of every built-in agent at 2, 3 and 4 players",
+               "golfsim.experiments.ladder", "100,000 deal sets at 2 players, 25,000 at 3 and 4",
+               options=_ALL_OPTIONS),
+    Experiment("tips", "does each strategy tip from the source texts help? A/B tests on duplicate deals",
+               "golfsim.experiments.tips", "100,000 deal sets per tip and player count", options=_ALL_OPTIONS),
+    Experiment("variants", "what each rule option does to deal scores, deal length, going out, first-seat "
+               "advantage and the agents' ranking", "golfsim.experiments.variants",
+               "50,000 self-play games and 20,000 round-robin deal sets per variant", options=_ALL_OPTIONS),
+    Experiment("players", "the same deal statistics and the agents' order from 2 to 8 players",
+               "golfsim.experiments.players",
+               "40,000 self-play games and 10,000 gauntlet deal sets per player count", options=_ALL_OPTIONS),
+    Experiment("benchmarks", "throughput of the simulator (hardware-specific)", "golfsim.experiments.benchmarks",
+               "2,000,000 single deals per point of the grid", trial_games=2000, in_all=False),
+    Experiment("search", "strength against speed of mc settings, and oracle's lead (hardware-specific, slow)",
+               "golfsim.experiments.search", "each setting at its own full number of deal sets", trial_games=20,
+               options=("threads", "log"), in_all=False),
+    Experiment("luck", "luck against skill and game analytics (branching, lead changes, decisiveness) of every "
+               "variant", "golfsim.experiments.luck",
+               "20,000 duplicate deal sets per pair and cell (200 for mc), 20,000 analytics games per cell",
+               options=_ALL_OPTIONS),
+)
+"""golfsim's experiments, as ``golfsim experiment`` discovers them (the ``golfsim.experiments`` entry point)."""
+
 #: Experiment name -> module path.
-REGISTRY: dict[str, str] = {
-    "ladder": "golfsim.experiments.ladder",
-    "tips": "golfsim.experiments.tips",
-    "variants": "golfsim.experiments.variants",
-    "players": "golfsim.experiments.players",
-    "benchmarks": "golfsim.experiments.benchmarks",
-    "search": "golfsim.experiments.search",
-    "luck": "golfsim.experiments.luck",
-}
+REGISTRY: dict[str, str] = {e.name: e.module for e in EXPERIMENTS}
 
 #: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = ("ladder", "tips", "variants", "players", "luck")
+ALL: tuple[str, ...] = tuple(e.name for e in EXPERIMENTS if e.in_all)
 
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"

@@ -4,10 +4,12 @@ Each experiment writes ``results/<name>/`` with ``table.csv``, ``table.md``, at 
 ``config.json`` (rules, agents, seeds, sample sizes, package version, the command that reproduces it, the
 behaviour fingerprint of the code).
 
-Where results go: ``results/<name>/`` under the current directory unless a directory is given. A directory that
-already holds a result is replaced only by a run of the same request (experiment, ``games`` and ``seed``), which
-reproduces it; any other run is refused (:func:`check_target`) unless told to overwrite, so a small trial run in a
-checkout cannot silently replace the committed results.
+Where results go: ``results/<name>/`` under the current directory unless a directory is given (never a place found
+from where this file is installed). A directory that already holds a result is replaced only by a run of the same
+request (experiment, ``games`` and ``seed``), which reproduces it; any other run is refused (:func:`check_target`,
+the library's :mod:`golfsim.runs.claims`) unless told to overwrite, so a small trial run in a checkout cannot silently
+replace the committed results. Figures are drawn without pyplot (:func:`subplots`), so importing this module
+leaves matplotlib's backend alone.
 
 How experiments run: each is a list of *cells* (:class:`Cell`: a player count of the ladder, a tip at a player
 count, a variant, ...), each cell a list of independent tasks (:mod:`golfsim.runs.tasks`) and a reduction of their
@@ -26,91 +28,26 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
+import numba
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-import golfsim  # noqa: E402
-from golfsim.runs.late import work_done  # noqa: E402
-from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts  # noqa: E402
+import golfsim
+from golfsim.runs import claims
+from golfsim.runs.claims import default_root  # noqa: F401 -- re-exported for the experiments
+from golfsim.runs.experiment import check_target, recorded_request, request  # noqa: F401 -- re-exported
+from golfsim.runs.late import work_done
+from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts
 
 #: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
 TASK_GAMES = 5000
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
-"""The committed results of a source checkout (tests compare them with the code); runs write to
-:func:`default_root` instead."""
-
-
-def default_root() -> Path:
-    """Where experiments write when no directory is given: ``results/`` under the current directory."""
-    return Path.cwd() / "results"
-
-
-def request(name: str, games: int | None, seed: int) -> dict:
-    """What a run was asked for: the experiment, ``games`` (``None``: the full size) and ``seed``; the same request
-    gives the same result."""
-    return {"experiment": name, "games": games, "seed": seed}
-
-
-def recorded_request(config: dict) -> dict | None:
-    """The request stored in a ``config.json``; for a result written before requests were stored, the one its
-    recorded ``golfsim experiment`` command states; ``None`` when neither says."""
-    stored = config.get("request")
-    if isinstance(stored, dict):
-        return stored
-    words = str(config.get("command", "")).split()
-    if words[:2] != ["golfsim", "experiment"] or len(words) < 3:
-        return None
-    options = dict(zip(words[3::2], words[4::2], strict=False))
-    try:
-        games = int(options["--games"]) if "--games" in options else None
-        seed = int(options.get("--seed", 0))
-    except ValueError:
-        return None
-    return request(words[2], games, seed)
-
-
-def _describe(req: dict) -> str:
-    size = "full size" if req.get("games") is None else f"--games {req['games']}"
-    return f"{req.get('experiment')}, {size}, seed {req.get('seed')}"
-
-
-def check_target(directory: Path, req: dict, overwrite: bool = False) -> None:
-    """Refuse to write a run of ``req`` into ``directory`` when that would replace a different result.
-
-    Allowed: a directory that does not exist or is empty, one holding a result of the same request, or anything
-    with ``overwrite``.
-
-    Raises
-    ------
-    ValueError
-        Naming the directory, what it holds and how to proceed.
-    """
-    directory = Path(directory)
-    if overwrite or not directory.exists():
-        return
-    if not directory.is_dir():
-        raise ValueError(f"{str(directory)!r} is an existing file; give another --out directory")
-    config_path = directory / "config.json"
-    if not config_path.is_file():
-        if any(directory.iterdir()):
-            raise ValueError(f"{str(directory)!r} holds files that are not an experiment result; give another "
-                             "--out directory, or --overwrite to write into it anyway")
-        return
-    try:
-        held = recorded_request(json.loads(config_path.read_text()))
-    except (OSError, ValueError):
-        held = None
-    if held != req:
-        what = f"a result of {_describe(held)}" if held else "a result whose request is not recorded"
-        raise ValueError(f"{str(directory)!r} holds {what}; this run ({_describe(req)}) would replace it. Give "
-                         "--out DIR for a trial run, or --overwrite to replace it")
+def subplots(*args, figsize=None, **kwargs):
+    """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` makes them, but drawn without pyplot: no backend is
+    chosen or switched (a notebook keeps its own), and nothing is left open once the figure is saved."""
+    figure = Figure(figsize=figsize)
+    return figure, figure.subplots(*args, **kwargs)
 
 
 @dataclass
@@ -120,7 +57,7 @@ class ExperimentOutput:
     name: str
     table: pd.DataFrame
     config: dict
-    figures: dict[str, plt.Figure] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     #: True when the run was interrupted: only the complete cells are in the table.
@@ -150,7 +87,6 @@ class ExperimentOutput:
             for stem, fig in self.figures.items():
                 path = d / f"{stem}.png"
                 fig.savefig(path, dpi=120, bbox_inches="tight")
-                plt.close(fig)
                 written.append(path)
             return written
 
@@ -240,11 +176,9 @@ def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: 
 
 
 def mark_partial(config: dict, notes: list[str], run: CellRun) -> None:
-    """Record in ``config`` (``partial``, ``cells``) and the first note whether the run was cut short."""
-    config["partial"] = run.partial
-    if run.partial:
-        config["cells"] = run.cells
-        notes.insert(0, f"PARTIAL RESULT: interrupted; {run.kept()}. Only complete cells are in the table.")
+    """Record in ``config`` (``partial``, ``cells``) and the first note whether the run was cut short
+    (:func:`golfsim.runs.claims.mark_partial`)."""
+    claims.mark_partial(config, notes, run.partial, run.cells, run.kept())
 
 
 def markdown_table(table: pd.DataFrame, notes=()) -> str:

@@ -25,7 +25,15 @@ import pandas as pd
 
 from golfsim.agents import parse_agent
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
+from golfsim.experiments.common import (
+    TASK_GAMES,
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    run_cells,
+    subplots,
+)
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import plan_tournament, reduce_tournament
@@ -219,9 +227,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 
 def plot(table: pd.DataFrame, config: dict):
     """Mean nine-hole score and win rate of each agent against the player count, with 95% intervals."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    fig, axes = subplots(1, 2, figsize=(12, 4.6))
     for agent, rows in table.groupby("agent", sort=True):
         rows = rows.sort_values("players")
         err = [rows.mean_score - rows.mean_score_low, rows.mean_score_high - rows.mean_score]
@@ -271,10 +277,8 @@ def _short_label(agent: str) -> str:
 
 def plot_search(table: pd.DataFrame, config: dict):
     """The section with searching players: mean nine-hole score and win rate of each agent, 95% intervals."""
-    import matplotlib.pyplot as plt
-
     counts = sorted(table.players.unique())
-    fig, axes = plt.subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * len(table)), squeeze=False, sharey="row",
+    fig, axes = subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * len(table)), squeeze=False, sharey="row",
                              gridspec_kw={"height_ratios": [len(table[table.players == p]) for p in counts]})
     for (ax_score, ax_win), players in zip(axes, counts, strict=True):
         rows = table[table.players == players].sort_values("mean_score")

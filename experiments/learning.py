@@ -31,15 +31,14 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from golfsim import stats
 from golfsim.core.rules import Rules
-from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
+from golfsim.core.spec import ACTION_KINDS, FLIP, PLACE_DRAWN, REVEAL, decode
 from golfsim.experiments import source_fingerprint
-from golfsim.experiments.common import RESULTS, ExperimentOutput, base_config
+from golfsim.experiments.common import ExperimentOutput, base_config, default_root, subplots
 from golfsim.game import observation
 from golfsim.interop.gymnasium import GolfSoloEnv
 from golfsim.kernels.simulate import simulate
@@ -66,17 +65,7 @@ QUICK = Settings(updates=30, batch=32, eval_every=10, eval_deals=100, final_deal
 
 
 def _kind(action: int) -> int:
-    if action < DRAW_STOCK:
-        return 0
-    if action == DRAW_STOCK:
-        return 1
-    if action < PLACE_DRAWN:
-        return 2
-    if action < THROW_DRAWN:
-        return 3
-    if action == THROW_DRAWN:
-        return 4
-    return 5 if action < PASS else 6
+    return ACTION_KINDS.index(decode(action).kind)
 
 
 class Features:
@@ -304,7 +293,7 @@ def plot(curve: pd.DataFrame, config: dict):
     from golfsim.runs.figures import fit_suptitle, fit_title
 
     settings, references = config["settings"], config["reference_points_per_hole"]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.8))
+    fig, axes = subplots(1, 2, figsize=(11, 4.8))
     for ax, zoom in zip(axes, (False, True), strict=True):
         ax.plot(curve.episodes, curve.mean_points, marker="o", label="learned policy (arg-max)")
         ax.fill_between(curve.episodes, curve.low, curve.high, alpha=0.25, label="95% interval")
@@ -334,12 +323,12 @@ def plot(curve: pd.DataFrame, config: dict):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m golfsim.experiments.learning", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small trial run (written to --out only)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder (default {RESULTS / NAME})")
+    parser.add_argument("--out", type=Path, default=None, help=f"output folder (default ./results/{NAME})")
     args = parser.parse_args(argv)
     if args.quick and args.out is None:
         parser.error("--quick needs --out, so a trial never overwrites the committed results/learning/")
     output, curve = run(QUICK if args.quick else Settings())
-    out = args.out if args.out is not None else RESULTS / NAME
+    out = args.out if args.out is not None else default_root() / NAME
     paths = output.write(out)
     curve.to_csv(out / "curve.csv", index=False)
     print(output.table.to_string(index=False))

@@ -24,7 +24,15 @@ from concurrent.futures import Executor
 import pandas as pd
 
 from golfsim.core.rules import Rules, auto_decks
-from golfsim.experiments.common import TASK_GAMES, Cell, ExperimentOutput, base_config, mark_partial, run_cells
+from golfsim.experiments.common import (
+    TASK_GAMES,
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    run_cells,
+    subplots,
+)
 from golfsim.experiments.ladder import agent_color, builtin_agents
 from golfsim.experiments.variants import (
     CONFIDENCE,
@@ -161,8 +169,6 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 
 def plot(table: pd.DataFrame, config: dict):
     """Deal statistics and the gauntlet difference against the player count, with 95% intervals."""
-    import matplotlib.pyplot as plt
-
     panels = [("mean_deal_score", "mean deal score (points per player per deal)", 1.0, PLOTTED_SELF_PLAY),
               ("deal_score_sd", "spread of deal scores (SD, points)", 1.0, PLOTTED_SELF_PLAY),
               ("turns", "deal length (turns per deal, all players)", 1.0, PLOTTED_SELF_PLAY),
@@ -172,7 +178,7 @@ def plot(table: pd.DataFrame, config: dict):
                1.0, PLOTTED_SELF_PLAY),
               ("vs_anchor", f"9-hole total minus the {config['anchor']} seats' mean\n(points, gauntlet; < 0 = better)",
                1.0, tuple(a for a in table.agent.unique() if a != "random"))]
-    fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
+    fig, axes = subplots(2, 3, figsize=(16, 8.5))
     counts = sorted(table.players.unique())
     for ax, (col, label, scale, agents) in zip(axes.flat, panels, strict=True):
         for agent in agents:

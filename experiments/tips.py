@@ -43,8 +43,15 @@ import pandas as pd
 import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 from golfsim import stats
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
-from golfsim.kernels.simulate import win_shares
+from golfsim.core.scoring import win_shares
+from golfsim.experiments.common import (
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    piece_tasks,
+    run_cells,
+)
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers
 

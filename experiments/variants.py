@@ -40,6 +40,7 @@ from golfsim.experiments.common import (
     mark_partial,
     piece_tasks,
     run_cells,
+    subplots,
 )
 from golfsim.experiments.ladder import agent_color, builtin_agents
 from golfsim.runs.fingerprint import behaviour_fingerprint
@@ -341,8 +342,6 @@ def _dot_panel(ax, table, rows_key, order, column, agents, xlabel, scale=1.0):
 
 def plot(table: pd.DataFrame, config: dict):
     """Deal statistics of every variant (rows) for the plotted agents, with 95% intervals."""
-    import matplotlib.pyplot as plt
-
     order = list(dict.fromkeys(table.variant))
     agents = [a for a in PLOTTED_SELF_PLAY if a in set(table.agent)]
     panels = [("mean_deal_score", "mean deal score\n(points per player per deal)", 1.0),
@@ -351,7 +350,7 @@ def plot(table: pd.DataFrame, config: dict):
               ("out_lowest", "player who goes out has the\nlowest score (% of such deals)", 100.0),
               ("first_seat_advantage", "first-seat advantage (points per deal,\nfirst mover minus others; "
                                        "< 0 helps)", 1.0)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(18, 0.42 * len(order) + 2.8), sharey=True)
+    fig, axes = subplots(1, len(panels), figsize=(18, 0.42 * len(order) + 2.8), sharey=True)
     for ax, (col, label, scale) in zip(axes, panels, strict=True):
         _dot_panel(ax, table, "variant", order, col, agents, label, scale)
     axes[-1].axvline(0, color="k", lw=1)
@@ -373,12 +372,10 @@ def plot(table: pd.DataFrame, config: dict):
 
 def plot_ranking(table: pd.DataFrame, config: dict):
     """Round-robin mean deal score of every agent under every variant, with 95% intervals and ranks."""
-    import matplotlib.pyplot as plt
-
     order = list(dict.fromkeys(table.variant))
     agents = list(dict.fromkeys(table.agent))
     strong = [a for a in agents if a != "random"]
-    fig, axes = plt.subplots(1, 2 if "random" in agents else 1, figsize=(14, 0.42 * len(order) + 2.6),
+    fig, axes = subplots(1, 2 if "random" in agents else 1, figsize=(14, 0.42 * len(order) + 2.6),
                              sharey=True, gridspec_kw={"width_ratios": [3, 1]} if "random" in agents else None)
     axes = np.atleast_1d(axes)
     rr = table[["variant", "agent", *RANK_COLUMNS]].rename(columns={c: c.replace("rr_", "") for c in RANK_COLUMNS})

@@ -22,25 +22,22 @@ Skipping that work more than halves the cold compile of the built-in agents: the
 and the inline-only libraries each account for a large share of it, the time their libraries had spent optimising
 and emitting code nobody ran (docs/performance.md has the measurements).
 
-This relies on Numba internals (the code-library and compile-result classes of numba 0.60 to 0.68); pyproject.toml
-caps numba at the versions it was tested with, and ``tests/test_inner_compile.py`` pins the behaviour.
+This relies on Numba internals (the code-library and compile-result classes of numba 0.60 to 0.68), so it is only
+imported through :mod:`golfsim._numba.fence`, which falls back to plain ``njit`` on other releases, when this module
+fails to import, or under ``GOLFSIM_NUMBA_FALLBACK=1``; ``tests/_numba/test_inner_compile.py`` pins the behaviour.
 """
 
 from __future__ import annotations
 
-from types import FunctionType
-
 from llvmlite import binding as llvm
 from llvmlite import ir as llvm_ir
-from numba import config, njit
+from numba import config
 from numba.core import cgutils, compiler, errors, types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache
 from numba.core.codegen import JITCodeLibrary
 from numba.core.registry import CPUDispatcher
 
-WRAPPER_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-"""Target options that skip the two entry points Numba builds for every compiled function: the CPython wrapper
-and the C wrapper."""
+from golfsim._numba.entry import WRAPPER_OPTIONS, with_entry_points
 
 INLINE_ONLY = "golfsim-inline-only-bitcode"
 """The cache kind of an :class:`InlineOnlyLibrary`: its bitcode, unoptimised, without machine code."""
@@ -146,30 +143,6 @@ class InlineOnlyCache(FunctionCache):
     """Numba's function cache for inner functions (:class:`InlineOnlyCacheImpl`)."""
 
     _impl_class = InlineOnlyCacheImpl
-
-
-def _renamed_copy(function, suffix: str):
-    """A copy of the plain-Python ``function`` under another qualified name: Numba names a function's cache files by
-    its qualified name and does not key them by the compile options, so a copy compiled with other options needs
-    cache files of its own."""
-    copy = FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
-                        function.__closure__)
-    copy.__qualname__ = f"{function.__qualname__}{suffix}"
-    copy.__module__ = function.__module__
-    copy.__doc__ = function.__doc__
-    return copy
-
-
-def with_entry_points(dispatcher, signature=None):
-    """A cached dispatcher of ``dispatcher``'s function compiled as Numba compiles any function (with both entry
-    points, callable from Python and by pointer) and with ``dispatcher``'s other options; compiled for
-    ``signature`` only, when given."""
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in WRAPPER_OPTIONS and k != "nopython"}
-    suffix = "__entry" if signature is None else "__pointer_entry"
-    copy = _renamed_copy(dispatcher.py_func, suffix)
-    if signature is None:
-        return njit(cache=True, **options)(copy)
-    return njit(signature, cache=True, **options)(copy)
 
 
 class InnerDispatcher(CPUDispatcher):

@@ -31,6 +31,14 @@ kernel cached before an edit to ``engine.py`` would still run the old rules. So 
 otherwise. An edit to any of those files gives a new directory, hence a cold compile, never a stale kernel. It is
 set here, before any golfsim function is compiled, since Numba fixes a function's cache place when it is defined.
 ``golfsim cache-clear`` (:func:`clear_cache`) removes every such directory.
+
+The fallback: public options only
+---------------------------------
+``_nrt=False``, ``forceinline`` and the inner dispatcher are Numba internals. When :mod:`golfsim._numba.fence` rules
+them out (an untested Numba, or ``GOLFSIM_NUMBA_FALLBACK=1``), ``hot`` and ``leaf`` are plain ``njit(cache=True)``,
+:data:`NO_NRT` is empty (so functions keep reference counting, and the search agents' scratch arrays come from the
+heap, :mod:`golfsim._numba.stack`), and the cache directory gets its own name (``-public``), since Numba does not key
+its cache files by compile options. The first compile is slower; every result is the same.
 """
 
 from __future__ import annotations
@@ -42,9 +50,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from numba import config
+from numba import config, njit
 
-from golfsim._numba.inner_compile import inner
+from golfsim._numba.fence import INTERNALS
 
 
 def _package_folders() -> tuple[Path, ...]:
@@ -122,8 +130,8 @@ def _writable_cache_dir(key: str) -> Path:
     return path
 
 
-CACHE_DIR = _writable_cache_dir(source_key())
-"""This process's Numba cache directory (``<parent>/golfsim-<source_key()>``)."""
+CACHE_DIR = _writable_cache_dir(source_key() + ("" if INTERNALS else "-public"))
+"""This process's Numba cache directory (``<parent>/golfsim-<source_key()>``, with ``-public`` under the fallback)."""
 
 
 def use_keyed_cache() -> None:
@@ -153,5 +161,14 @@ def clear_cache() -> int:
     return removed
 
 
-hot = inner(_nrt=False)
-leaf = inner(_nrt=False, forceinline=True)
+if INTERNALS:
+    from golfsim._numba.inner_compile import inner
+
+    hot = inner(_nrt=False)
+    leaf = inner(_nrt=False, forceinline=True)
+    NO_NRT = {"_nrt": False}
+else:
+    hot = leaf = njit(cache=True)
+    NO_NRT = {}
+"""``NO_NRT``: the options a kernel adds to ``njit`` to compile without reference counting (none under the
+fallback)."""

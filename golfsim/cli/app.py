@@ -24,6 +24,7 @@ from rich.table import Table as RichTable
 
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rules import Rules
+from golfsim.runs.interrupts import sigterm_as_ctrl_c
 from golfsim.runs.keep import holds_complete_result
 from golfsim.runs.outdir import check_out_dir
 
@@ -69,16 +70,6 @@ def clear_errors(fn):
             fail(str(e))
 
     return wrapper
-
-
-def sigterm_as_ctrl_c() -> None:
-    """Let SIGTERM stop a run the way Ctrl-C does (a ``KeyboardInterrupt``: keep what is complete, exit 130)."""
-    import signal
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
 
 
 @contextlib.contextmanager
@@ -421,7 +412,8 @@ def tournament(
 @clear_errors
 def experiment(
     name: Annotated[str, typer.Argument(
-        help="ladder, tips, variants, players, benchmarks, search, or all (ladder, tips, variants and players).")],
+        help="ladder, tips, variants, players, luck, benchmarks, search, or all (ladder, tips, variants, players "
+             "and luck).")],
     games: Annotated[int | None, typer.Option(
         help="Games (deal sets) per cell of every experiment; default: each experiment's full size, as in "
              "results/.")] = None,
@@ -441,24 +433,23 @@ def experiment(
     reproduces it; another size or seed is refused before the run unless --overwrite, so a trial run with
     --games cannot silently replace the committed results.
     """
-    import golfsim.experiments as experiments
-    from golfsim.experiments.common import check_target, default_root, request
+    from golfsim.runs.claims import default_root
+    from golfsim.runs.experiment import choose, discover
 
-    key = name.strip().lower()
-    chosen = list(experiments.ALL) if key == "all" else [key]
-    modules = [experiments.load(n) for n in chosen]
+    modules = choose(name, discover())
+    chosen = [module.name for module in modules]
     if games is not None and games < 1:
         raise ValueError(f"games must be a whole number of at least 1, got {games}")
     root = Path(out_dir) if out_dir is not None else default_root()
     check_out_dir(root)
     for module in modules:
-        check_target(root / module.NAME, request(module.NAME, games, seed), overwrite)
+        module.check_target(root / module.name, games, seed, overwrite)
     sigterm_as_ctrl_c()
     try:
         with executor_for(dask) as executor:
             for module in modules:
                 if not _run_experiment(module, root, games, seed, threads, executor, dask):
-                    skipped = chosen[chosen.index(module.NAME) + 1:]
+                    skipped = chosen[chosen.index(module.name) + 1:]
                     if skipped:
                         err.print(f"not run: {', '.join(skipped)}", highlight=False)
                     raise typer.Exit(130)
@@ -476,46 +467,42 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
     with finish_after_work() as stops:
         finished = _run_and_write_experiment(module, root, games, seed, threads, executor, dask)
     if finished and stops.arrived:
-        err.print(f"[bold yellow]interrupted[/] after every cell of {module.NAME} was complete: the result was "
+        err.print(f"[bold yellow]interrupted[/] after every cell of {module.name} was complete: the result was "
                   "written in full", highlight=False, soft_wrap=True)
         return False
     return finished
 
 
 def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
-    import inspect
     import time
 
-    accepted = inspect.signature(module.run).parameters
-    kwargs = {"seed": seed}
-    if games is not None:
-        kwargs["games"] = games
-    if "threads" in accepted:
+    kwargs = {}
+    if "threads" in module.options:
         kwargs["threads"] = threads
     elif threads is not None:
-        err.print(f"{module.NAME}: --threads is ignored (the experiment sets its own thread counts)",
+        err.print(f"{module.name}: --threads is ignored (the experiment sets its own thread counts)",
                   highlight=False)
-    if "executor" in accepted:
+    if "executor" in module.options:
         kwargs["executor"] = executor
     elif dask is not None:
-        err.print(f"{module.NAME}: --dask is ignored (the experiment measures this machine)", highlight=False)
-    if "log" in accepted:
+        err.print(f"{module.name}: --dask is ignored (the experiment measures this machine)", highlight=False)
+    if "log" in module.options:
         kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
     start = time.perf_counter()
-    target = root / module.NAME
+    target = root / module.name
     try:
-        output = module.run(**kwargs)
+        output = module.run(games, seed, **kwargs)
     except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)
         return False
     partial = getattr(output, "partial", False)
     if partial and len(output.table) == 0:
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: no cell was complete; nothing written",
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)
         return False
     if partial and holds_complete_result(target):
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: kept the complete result already in {target}; "
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: kept the complete result already in {target}; "
                   "the partial one does not replace it", highlight=False, soft_wrap=True)
         return False
     try:
@@ -524,8 +511,8 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
         err.print(f"[bold yellow]interrupted[/] while writing {target}; it was left as it was", highlight=False)
         return False
     seconds = time.perf_counter() - start
-    short = module.summary(output.table) if hasattr(module, "summary") else output.table.head(12)
-    table = RichTable(title=f"{module.NAME} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
+    short = module.summary(output.table)
+    table = RichTable(title=f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
                       title_justify="left")
     for col in short.columns:
         table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
@@ -537,7 +524,7 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
     if partial:
         cells = output.config.get("cells", [])
         done = [c["cell"] for c in cells if c["complete"]]
-        err.print(f"[bold yellow]interrupted:[/] {module.NAME}: kept {len(done)} of {len(cells)} complete cells "
+        err.print(f"[bold yellow]interrupted:[/] {module.name}: kept {len(done)} of {len(cells)} complete cells "
                   f"({', '.join(done)}) in {target}, marked partial in config.json and table.md", highlight=False,
                   soft_wrap=True)
         return False

@@ -24,18 +24,16 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from golfsim.coach.hint import move_key
 from golfsim.core.cards import RANK_NAMES, rank_name
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import score_layout
 from golfsim.core.spec import (
-    DRAW_STOCK,
     FLIP,
     HELD,
-    PASS,
     PLACE_DRAWN,
     REVEAL,
     STOCK_N,
-    THROW_DRAWN,
 )
 from golfsim.game.game import CompiledAgent, Event, Game, make_agents
 
@@ -63,23 +61,7 @@ def check_terminal(stdin, stdout) -> None:
 
 def keys_for(game: Game) -> dict[str, int]:
     """The keys of the moves that are legal now, mapped to their actions (positions are 1 to 6)."""
-    keys = {}
-    for a in game.legal_actions():
-        if a < DRAW_STOCK:
-            keys[f"t{a + 1}"] = a
-        elif a == DRAW_STOCK:
-            keys["d"] = a
-        elif a < PLACE_DRAWN:
-            keys[f"r{a - REVEAL + 1}"] = a
-        elif a < THROW_DRAWN:
-            keys[f"p{a - PLACE_DRAWN + 1}"] = a
-        elif a == THROW_DRAWN:
-            keys["x"] = a
-        elif a < PASS:
-            keys[f"f{a - FLIP + 1}"] = a
-        else:
-            keys["n"] = a
-    return keys
+    return {move_key(a): a for a in game.legal_actions()}
 
 
 def _keys_text(keys: list[str]) -> str:

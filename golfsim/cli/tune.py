@@ -25,8 +25,8 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
         saying where the finished trials are kept).
     """
     from golfsim.agents.base import parse_agent
-    from golfsim.cli.app import sigterm_as_ctrl_c
-    from golfsim.experiments.common import check_target, default_root
+    from golfsim.runs.claims import check_target, default_root
+    from golfsim.runs.interrupts import sigterm_as_ctrl_c
     from golfsim.runs.outdir import check_out_dir
     from golfsim.tuning import study as tuning
     from golfsim.tuning.storage import STUDY_FILE

@@ -37,20 +37,15 @@ from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
     DONE,
-    DRAW_STOCK,
     ENDER,
-    FLIP,
     HELD,
     HOLE,
     NUM_ACTIONS,
     OPEN,
-    PASS,
     PHASE,
-    PLACE_DRAWN,
     R_OFF_DISCARD,
     R_OFF_VIEW,
-    REVEAL,
-    THROW_DRAWN,
+    decode,
 )
 from golfsim.core.validate import check_pub, packed_rules
 
@@ -103,22 +98,13 @@ class Hint:
                 "actions": [asdict(r) for r in self.rows]}
 
 
+_KEYS = {"take": "t", "draw": "d", "reveal": "r", "place": "p", "throw": "x", "flip": "f", "pass": "n"}
+
+
 def move_key(action: int) -> str:
     """The key ``golfsim play`` uses for an action (slots 1 to 6)."""
-    a = int(action)
-    if a < DRAW_STOCK:
-        return f"t{a + 1}"
-    if a == DRAW_STOCK:
-        return "d"
-    if a < PLACE_DRAWN:
-        return f"r{a - REVEAL + 1}"
-    if a < THROW_DRAWN:
-        return f"p{a - PLACE_DRAWN + 1}"
-    if a == THROW_DRAWN:
-        return "x"
-    if a < PASS:
-        return f"f{a - FLIP + 1}"
-    return "n"
+    kind, k = decode(action)
+    return _KEYS[kind] + (str(k + 1) if k >= 0 else "")
 
 
 def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
@@ -134,21 +120,21 @@ def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
         out = "" if down != [k] else ", goes out" if pub[ENDER] < 0 else ", your last card"
         return f"slot {k + 1} ({there}{out})"
 
-    a = int(action)
+    kind, k = decode(action)
     top = rank_name(int(pub[int(packed[R_OFF_DISCARD]) + int(pub[DISCARD_N]) - 1]))
-    if a < DRAW_STOCK:
-        return f"take the discard {top} into {slot(a)}"
-    if a == DRAW_STOCK:
+    if kind == "take":
+        return f"take the discard {top} into {slot(k)}"
+    if kind == "draw":
         return "draw from the stock"
-    if a < PLACE_DRAWN:
-        return f"reveal {slot(a - REVEAL)}"
-    if a < THROW_DRAWN:
-        return f"swap the drawn {rank_name(int(pub[HELD]))} into {slot(a - PLACE_DRAWN)}"
-    if a == THROW_DRAWN:
+    if kind == "reveal":
+        return f"reveal {slot(k)}"
+    if kind == "place":
+        return f"swap the drawn {rank_name(int(pub[HELD]))} into {slot(k)}"
+    if kind == "throw":
         then = "" if rules.discard_and_flip == "off" or not down else ", then flip"
         return f"throw the drawn {rank_name(int(pub[HELD]))} away{then}"
-    if a < PASS:
-        return f"flip {slot(a - FLIP)}"
+    if kind == "flip":
+        return f"flip {slot(k)}"
     return "flip nothing"
 
 

@@ -12,10 +12,11 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from golfsim.core import spec as kernel_spec
-from golfsim.core.cards import NUM_RANKS, TWO
+from golfsim.core.cards import NUM_RANKS, TWO, parse_card, rank_name
 from golfsim.core.spec import (
     DISCARD_AND_FLIP,
     END_MODES,
+    HID_DTYPE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     OPENING_FLIPS,
@@ -186,6 +187,36 @@ class Rules:
         counts = np.full(NUM_RANKS, 4 * self.decks, dtype=np.int32)
         counts[0] = self.jokers_per_deck * self.decks
         return counts
+
+    def check_deck(self, deck) -> np.ndarray:
+        """An explicit deck order (rank codes or card names such as ``"K"``, top card first) checked against the
+        pack of these rules: the one deck check of every dealer (:class:`golfsim.game.game.Game`,
+        :class:`golfsim.interop.table.Match`).
+
+        Returns
+        -------
+        numpy.ndarray
+            The rank codes in the kernels' card type (``HID_DTYPE``).
+
+        Raises
+        ------
+        ValueError
+            Saying what is wrong: the number of cards, an entry that is not a card, or which ranks are off.
+        """
+        what = f"the deck must be the {self.n_cards} rank codes of the pack these rules use, top card first"
+        codes = [parse_card(c) if isinstance(c, str) else c for c in np.asarray(deck, dtype=object).reshape(-1)]
+        if np.ndim(deck) != 1 or len(codes) != self.n_cards:
+            raise ValueError(f"{what}; got {len(codes)} cards")
+        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
+               for c in codes):
+            raise ValueError(f"{what}; entries are rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
+        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_RANKS)
+        want = self.card_counts()
+        if not np.array_equal(got, want):
+            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
+                             if got[r] != want[r])
+            raise ValueError(f"{what} ({diff})")
+        return np.asarray(codes, dtype=HID_DTYPE)
 
     def replace(self, **changes) -> Rules:
         """A copy with some options changed (validated again)."""

@@ -61,3 +61,23 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
         "columns": columns,
         "numbering": "columns count from 1, left to right",
     }
+
+
+def win_shares(totals: np.ndarray, axis: int = 1) -> np.ndarray:
+    """Each seat's share of the win: ``1/k`` to each of the ``k`` seats tied on the lowest total, else 0.
+
+    Parameters
+    ----------
+    totals : array
+        Scores with the seats along ``axis`` (rows of games by default; ``axis=2`` for games x holes x seats).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 shares of the same shape, summing to 1 along ``axis`` (an empty array gives an empty array).
+    """
+    totals = np.asarray(totals)
+    if totals.size == 0:
+        return np.zeros(totals.shape)
+    winners = totals == totals.min(axis=axis, keepdims=True)
+    return winners / winners.sum(axis=axis, keepdims=True)

@@ -93,6 +93,8 @@ of ``pub``, the *sight* array: ``pub``, then ``hid`` at offset ``R_PUB_SIZE``, t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from golfsim.core.cards import NUM_RANKS
@@ -177,21 +179,46 @@ TWOS_PAIR = ("zero", "keep_negative")
 ``R_TWOS_KEEP``): the packed value is the index of the name."""
 
 
+ACTION_KINDS = ("take", "draw", "reveal", "place", "throw", "flip", "pass")
+"""What an action does, without its position, in action-id order: the ``kind`` of :func:`decode`."""
+
+_KIND_STARTS = (TAKE_DISCARD, DRAW_STOCK, REVEAL, PLACE_DRAWN, THROW_DRAWN, FLIP, PASS)
+_POSITIONED = ("take", "reveal", "place", "flip")
+
+
+class Move(NamedTuple):
+    """An action id decoded: ``kind`` (one of :data:`ACTION_KINDS`) and the layout ``position`` it uses (0-5, or -1
+    for a draw, a throw or a pass)."""
+
+    kind: str
+    position: int
+
+
+def decode(action: int) -> Move:
+    """The kind and layout position of an action id, e.g. ``decode(15) == Move("place", 2)``; every describer of
+    actions (names, keys, events, hints) reads actions through this one function.
+
+    Raises
+    ------
+    ValueError
+        For an id outside ``0 .. NUM_ACTIONS - 1``.
+    """
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"invalid action {a}: action ids are 0 to {NUM_ACTIONS - 1}")
+    kind = next(i for i in range(len(_KIND_STARTS) - 1, -1, -1) if a >= _KIND_STARTS[i])
+    name = ACTION_KINDS[kind]
+    return Move(name, a - _KIND_STARTS[kind] if name in _POSITIONED else -1)
+
+
+_NAMES = {"take": "take discard to {}", "draw": "draw from stock", "reveal": "reveal {}",
+          "place": "place drawn card at {}", "throw": "throw drawn card", "flip": "flip {}", "pass": "pass"}
+
+
 def action_name(action: int) -> str:
     """Human-readable name of an action id, e.g. ``action_name(15) == "place drawn card at 2"``."""
-    a = int(action)
-    if 0 <= a < DRAW_STOCK:
-        return f"take discard to {a}"
-    if a == DRAW_STOCK:
-        return "draw from stock"
-    if REVEAL <= a < PLACE_DRAWN:
-        return f"reveal {a - REVEAL}"
-    if PLACE_DRAWN <= a < THROW_DRAWN:
-        return f"place drawn card at {a - PLACE_DRAWN}"
-    if a == THROW_DRAWN:
-        return "throw drawn card"
-    if FLIP <= a < PASS:
-        return f"flip {a - FLIP}"
-    if a == PASS:
-        return "pass"
-    return f"invalid action {a}"
+    try:
+        kind, position = decode(action)
+    except ValueError:
+        return f"invalid action {int(action)}"
+    return _NAMES[kind].format(position)

@@ -18,8 +18,9 @@ Scratch arrays (``stack_like``, ``stack_int16``, ``stack_float64``, ``stack_uint
     A fixed-size array on the calling function's stack frame, sized by a compile-time constant (``MAX_PUB_SIZE``,
     ``MAX_HID_SIZE``, ``MAX_CARDS`` fit every rule set). It costs no heap allocation and no reference counting,
     so a search agent compiled with :data:`golfsim._numba.jit.hot` allocates nothing per decision and stays cacheable,
-    with the agent contract unchanged. Each call gets its own arrays, so concurrent threads never share scratch.
-    Call them in the agent's own function body and never return them: the memory lives as long as that call.
+    with the agent contract unchanged (built in :mod:`golfsim._numba.stack`; heap arrays under its fallback). Each
+    call gets its own arrays, so concurrent threads never share scratch. Call them in the agent's own function body
+    and never return them: the memory lives as long as that call.
 
 The true state (``sight``)
     An agent registered with ``sees_hidden=True`` (the ``oracle``) is called by the batch simulator with a longer
@@ -31,11 +32,9 @@ The true state (``sight``)
 from __future__ import annotations
 
 import numpy as np
-from numba import config, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from golfsim._numba.jit import hot, leaf
+from golfsim._numba.stack import stack_float64, stack_int16, stack_like, stack_uint64  # noqa: F401 -- re-exported
 from golfsim.core.rng import below
 from golfsim.core.rules import (
     MAX_DECKS,
@@ -62,64 +61,6 @@ MAX_HID_SIZE = 6 * MAX_PLAYERS + MAX_CARDS + 1
 """Length of the largest ``hid``."""
 RNG_WORDS = 4
 
-
-def _stack_codegen(dtype, n):
-    """Code for an uninitialised 1-d C array of ``n`` items of ``dtype`` in the caller's stack frame."""
-    arrty = types.Array(dtype, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        item = context.get_data_type(dtype)
-        data = cgutils.alloca_once(builder, item, size=n)  # in the entry block: one frame slot, no loop growth
-        ary = context.make_array(arrty)(context, builder)
-        intp = context.get_value_type(types.intp)
-        itemsize = context.get_abi_sizeof(item)
-        context.populate_array(ary, data=data, shape=[intp(n)], strides=[intp(itemsize)],
-                               itemsize=intp(itemsize), meminfo=None)
-        return ary._getvalue()
-
-    return arrty, codegen
-
-
-def _stack_array(dtype):
-    """An intrinsic ``f(n)`` returning a stack array of ``n`` items of ``dtype`` (``n`` a compile-time constant)."""
-
-    @intrinsic
-    def stack_array(typingctx, size):
-        if not isinstance(size, types.IntegerLiteral):
-            return None
-        arrty, codegen = _stack_codegen(dtype, size.literal_value)
-        return arrty(size), codegen
-
-    return stack_array
-
-
-stack_int16 = _stack_array(types.int16)
-stack_float64 = _stack_array(types.float64)
-stack_uint64 = _stack_array(types.uint64)
-
-
-@intrinsic
-def stack_like(typingctx, like, size):
-    """``stack_like(a, n)``: a stack array of ``n`` items of ``a``'s dtype (for copies of ``pub`` or ``hid`` in
-    whatever integer type the kernel uses)."""
-    if not isinstance(size, types.IntegerLiteral) or not isinstance(like, types.Array):
-        return None
-    arrty, codegen = _stack_codegen(like.dtype, size.literal_value)
-    return arrty(like, size), codegen
-
-
-if config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1, to step through a search): ordinary arrays instead
-    def stack_int16(n):
-        return np.empty(n, np.int16)
-
-    def stack_float64(n):
-        return np.empty(n, np.float64)
-
-    def stack_uint64(n):
-        return np.empty(n, np.uint64)
-
-    def stack_like(like, n):
-        return np.empty(n, like.dtype)
 
 # ---------------------------------------------------------------- worlds
 @leaf

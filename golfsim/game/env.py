@@ -14,6 +14,7 @@ import numpy as np
 from golfsim.core.cards import NUM_RANKS, format_layout, rank_name
 from golfsim.core.engine import stock_order
 from golfsim.core.rules import Rules
+from golfsim.core.scoring import win_shares
 from golfsim.core.spec import (
     CURRENT,
     END_REASON,
@@ -28,7 +29,6 @@ from golfsim.core.spec import (
     STOCK_N,
 )
 from golfsim.game.game import CompiledAgent, Event, Game, make_agents, observe
-from golfsim.kernels.simulate import win_shares
 
 
 class Scores(list):

@@ -23,7 +23,7 @@ from golfsim.agents.base import AgentChoice, parse_agent
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, pointer_function
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
-from golfsim.core.cards import NUM_RANKS, card_with_article, parse_card, rank_name
+from golfsim.core.cards import NUM_RANKS, card_with_article, rank_name
 from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rng import agent_state, check_seed, deal_state
@@ -35,26 +35,23 @@ from golfsim.core.spec import (
     END_REASON,
     ENDER,
     FIRST,
-    FLIP,
     HELD,
     HID_DTYPE,
     HOLD,
     HOLE,
     NUM_ACTIONS,
-    PASS,
     PHASE,
     PHASE_NAMES,
-    PLACE_DRAWN,
     PUB_DTYPE,
     R_HID_SIZE,
     R_OFF_DISCARD,
     R_OFF_VIEW,
     R_PUB_SIZE,
-    REVEAL,
     START,
     THROW_DRAWN,
     TURN,
     action_name,
+    decode,
 )
 from golfsim.core.validate import check_pub, check_seat, check_totals
 from golfsim.core.worlds import fill_sight, sight_size
@@ -130,20 +127,20 @@ class Event:
 
         card = card_with_article(self.card) if self.card >= 0 else ""
         drawn = rank_name(self.card) if self.card >= 0 else ""
-        a, k = self.action, self.position
-        if a < DRAW_STOCK:
+        kind, k = decode(self.action)
+        if kind == "take":
             text = (f"{verb('take')} the {drawn} from the discard pile to position {k + 1}, "
                     f"discarding {card_with_article(self.discarded)}")
-        elif a == DRAW_STOCK:
+        elif kind == "draw":
             text = f"{verb('draw')} {card}" if viewer == self.player else f"{verb('draw')} from the stock"
-        elif a < PLACE_DRAWN:
+        elif kind == "reveal":
             text = f"{verb('reveal')} {card} at position {k + 1}"
-        elif a < THROW_DRAWN:
+        elif kind == "place":
             text = (f"{verb('put')} the drawn {drawn} at position {k + 1}, "
                     f"discarding {card_with_article(self.discarded)}")
-        elif a == THROW_DRAWN:
+        elif kind == "throw":
             text = f"{verb('throw')} the drawn {drawn} away"
-        elif a < PASS:
+        elif kind == "flip":
             text = f"{verb('turn')} up {card} at position {k + 1}"
         else:
             text = f"{verb('flip')} nothing"
@@ -151,16 +148,8 @@ class Event:
 
 
 def action_position(action: int) -> int:
-    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass."""
-    if action < DRAW_STOCK:
-        return action
-    if REVEAL <= action < PLACE_DRAWN:
-        return action - REVEAL
-    if PLACE_DRAWN <= action < THROW_DRAWN:
-        return action - PLACE_DRAWN
-    if FLIP <= action < PASS:
-        return action - FLIP
-    return -1
+    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass (:func:`decode`)."""
+    return decode(action).position
 
 
 class Game:
@@ -177,6 +166,7 @@ class Game:
 
     Examples
     --------
+    >>> from golfsim.core.spec import PLACE_DRAWN
     >>> g = Game(Rules(holes=2), seed=3)
     >>> g.start_hole()
     >>> while not g.over:
@@ -261,28 +251,13 @@ class Game:
         if deck is None:
             deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, self._totals_before)
         else:
-            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._check_deck(deck), hole, first,
+            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self.rules.check_deck(deck), hole, first,
                            self._totals_before)
         self._deal_events = len(self._events)
         self._started = True
 
     def _check_totals(self, totals):
         return check_totals(totals, self.rules.players)
-
-    def _check_deck(self, deck) -> np.ndarray:
-        codes = [parse_card(c) if isinstance(c, str) else c for c in deck]
-        want = self.rules.card_counts()
-        if len(codes) != self.rules.n_cards:
-            raise ValueError(f"the deck must have all {self.rules.n_cards} cards of the pack, got {len(codes)}")
-        if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
-               for c in codes):
-            raise ValueError("deck entries must be rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
-        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_RANKS)
-        if not np.array_equal(got, want):
-            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
-                             if got[r] != want[r])
-            raise ValueError(f"the deck is not the pack these rules use ({diff})")
-        return np.asarray(codes, dtype=HID_DTYPE)
 
     def _need_deal(self):
         if not self._started:

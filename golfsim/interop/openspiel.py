@@ -79,6 +79,7 @@ from golfsim.core.spec import (
     TURN,
     action_name,
 )
+from golfsim.core.worlds import determinize
 from golfsim.game import observation
 from golfsim.interop.table import Match
 from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT
@@ -281,7 +282,7 @@ class GolfState(pyspiel.State):
         if self.dealing or self.over:
             return state
         seed = int(probability_sampler() * 2**53)
-        fill_hidden(state.pub, state.hid, state.packed, int(player_id), np.random.default_rng(seed))
+        fill_hidden(state.pub, state.hid, state.packed, int(player_id), seed)
         state.deal_rng[0] = np.uint64(seed)
         if self.pub[PHASE] == HOLD and int(self.pub[CURRENT]) != player_id and state.events:
             text, seat, _ = state.events[-1]
@@ -303,48 +304,42 @@ class GolfState(pyspiel.State):
         ov = int(game.packed[R_OFF_VIEW])
         for i in range(6 * game.rules.players):
             state.hid[i] = max(int(pub[ov + i]), 0)
-        fill_hidden(state.pub, state.hid, state.packed, int(pub[CURRENT]), rng)
+        fill_hidden(state.pub, state.hid, state.packed, int(pub[CURRENT]), int(rng.integers(2**63)))
         state.deal_rng[0] = np.uint64(rng.integers(2**63))
         state.events.append((f"hole {state.hole + 1} joined at turn {int(pub[TURN])}", -1, ""))
         return state
 
 
-def fill_hidden(pub, hid, packed, player: int, rng: np.random.Generator) -> None:
-    """Deal everything ``player`` cannot see at random, consistently with ``pub`` (in place).
+def fill_hidden(pub, hid, packed, player: int, seed: int) -> None:
+    """Deal everything ``player`` cannot see at random, consistently with ``pub`` (in place), drawn from the stream
+    seeded by ``seed``.
 
-    Face-down cards and, before any recycle, the stock come from the unseen cards; after a recycle the stock is a
-    random order of the known stock. A drawn card held by another player is drawn again from the stock's pool.
+    The world is drawn by the compiled :func:`golfsim.core.worlds.determinize` (face-down cards and, before any
+    recycle, the stock from the unseen cards; after a recycle the stock from the known stock). A drawn card held by
+    another player is hidden from ``player`` too: it goes back into its pool for the draw, and the held card is then
+    the last card drawn for the stock.
     """
-    p = int(pub[PLAYERS])
     ou, ok = int(packed[R_OFF_UNSEEN]), int(packed[R_OFF_STOCK_KNOWN])
-    ov, hs, n = int(packed[R_OFF_VIEW]), int(packed[R_HID_STOCK]), int(packed[R_NCARDS])
-    unseen = pub[ou: ou + NUM_RANKS].astype(np.int64)
-    known = pub[ok: ok + NUM_RANKS].astype(np.int64)
-    recycled = pub[RECYCLES] > 0
+    hs = int(packed[R_HID_STOCK])
     other_holds = pub[PHASE] == HOLD and int(pub[CURRENT]) != player
+    counts_at = ok if pub[RECYCLES] > 0 else ou
+    view = pub.copy()
     if other_holds:
-        (known if recycled else unseen)[int(pub[HELD])] += 1
-    face_down = [i for i in range(6 * p) if pub[ov + i] < 0]
-    stock_n = int(pub[STOCK_N]) + (1 if other_holds else 0)
-    pool = rng.permutation(np.repeat(np.arange(NUM_RANKS), unseen))
-    stock_pool = rng.permutation(np.repeat(np.arange(NUM_RANKS), known)) if recycled else pool[len(face_down):]
-    want_pool = len(face_down) + (0 if recycled else stock_n)
-    if len(pool) != want_pool or len(stock_pool) != stock_n:
-        raise RuntimeError(f"public state inconsistent: {len(pool)} unseen cards for {want_pool} places, "
-                           f"{len(stock_pool)} stock cards for {stock_n}")
-    for i, card in zip(face_down, pool, strict=False):
-        hid[i] = card
+        view[counts_at + int(pub[HELD])] += 1
+        view[STOCK_N] += 1
+    stream = np.array([np.uint64(seed)], dtype=np.uint64)
+    drawn = determinize(view, packed, stream, 0, hid, np.empty(int(packed[R_NCARDS]), dtype=HID_DTYPE))
+    face_down = int(np.count_nonzero(view[int(packed[R_OFF_VIEW]): int(packed[R_OFF_VIEW]) + 6 * int(pub[PLAYERS])]
+                                     < 0))
+    if drawn != face_down + int(view[STOCK_N]):
+        raise RuntimeError(f"public state inconsistent: {drawn} cards drawn for {face_down} face-down cards and "
+                           f"{int(view[STOCK_N])} stock cards")
     if other_holds:
-        held = int(stock_pool[-1])
-        (known if recycled else unseen)[held] -= 1
+        held = int(hid[hs + int(pub[STOCK_N])])
         old = int(pub[HELD])
         pub[HELD] = held
-        counts_at = ok if recycled else ou
         pub[counts_at + old] += 1
         pub[counts_at + held] -= 1
-        stock_pool = stock_pool[:-1]
-    hid[hs: hs + len(stock_pool)] = stock_pool
-    hid[hs + n] = 0  # the order is fixed: nothing left for the lazy shuffle
 
 
 class GolfObserver:

@@ -42,7 +42,7 @@ from golfsim.core.spec import (
     action_name,
 )
 from golfsim.game import observation
-from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
+from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
 from golfsim.kernels.simulate import Table
 
 
@@ -131,7 +131,7 @@ class Match:
         if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
             raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
         self.game = int(game)
-        self._deck = None if deck is None else self._check_deck(deck)
+        self._deck = None if deck is None else self.rules.check_deck(deck)
         self.totals[:] = 0
         self.hole_scores[:] = 0
         self.over = self.truncated = False
@@ -153,16 +153,6 @@ class Match:
             self.start(first_seed(), 0)
         else:
             self.start(self.seed, self.game + 1)
-
-    def _check_deck(self, deck) -> np.ndarray:
-        codes = np.asarray(deck)
-        if codes.ndim != 1 or not np.issubdtype(codes.dtype, np.integer) or len(codes) != self.rules.n_cards \
-                or codes.min() < 0 or codes.max() >= len(self.rules.card_counts()) \
-                or not np.array_equal(np.bincount(codes, minlength=len(self.rules.card_counts())),
-                                      self.rules.card_counts()):
-            raise ValueError(f"deck must be the {self.rules.n_cards} rank codes of the pack these rules use, "
-                             "top card first")
-        return codes.astype(DECK_DTYPE)
 
     def _deal(self, hole: int) -> None:
         self.hole = hole

@@ -12,44 +12,18 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba import pointers
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import AGENT_SIGNATURE
 from golfsim.agents.dispatch import decide
 from golfsim.core.engine import apply_action, is_legal
 from golfsim.core.spec import CURRENT, DONE, HID_DTYPE, MAX_PLAYERS, PHASE
 
-try:  # the helpers Numba's own unboxing uses; private, so a Numba without them gets the slower route below
-    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
-except ImportError:  # pragma: no cover -- depends on the installed Numba
-    _get_jit_address = _get_wrapper_address = None
-
 OK, ILLEGAL_OUTSIDE, ILLEGAL_BOT = 0, 1, 2
 SLOTS = MAX_PLAYERS
 """Slots of the rebuilt function tuple: enough for a different agent called by pointer in every seat."""
-
-_AGENT_FUNCTION = types.FunctionType(AGENT_SIGNATURE)
-
-
-@intrinsic
-def _agent_function(typingctx, c_address, jit_address):
-    """A first-class agent function from its C-wrapper and native entry addresses (what unboxing would make)."""
-    sig = _AGENT_FUNCTION(types.int64, types.int64)
-
-    def codegen(context, builder, signature, args):
-        void_ptr = context.get_value_type(types.voidptr)
-        function = cgutils.create_struct_proxy(_AGENT_FUNCTION)(context, builder)
-        function.c_addr = builder.inttoptr(args[0], void_ptr)
-        function.jit_addr = builder.inttoptr(args[1], void_ptr)
-        function.py_addr = ir.Constant(void_ptr, None)
-        return function._getvalue()
-
-    return sig, codegen
-
 
 DECK_DTYPE = HID_DTYPE
 """Element type of a scripted deck (rank codes, top card first), as ``engine.deal_from_deck`` takes it."""
@@ -63,8 +37,7 @@ def agent_addresses(agent_fns) -> np.ndarray:
     if not functions or len(functions) > SLOTS:
         raise ValueError(f"expected 1 to {SLOTS} agent functions, got {len(functions)}")
     functions += [functions[-1]] * (SLOTS - len(functions))
-    return np.array([[_get_wrapper_address(f, AGENT_SIGNATURE), _get_jit_address(f, AGENT_SIGNATURE)]
-                     for f in functions], dtype=np.int64)
+    return np.array([pointers.entry_addresses(f, AGENT_SIGNATURE) for f in functions], dtype=np.int64)
 
 
 @leaf
@@ -91,24 +64,27 @@ def play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns,
     return OK
 
 
-@njit(cache=True, _nrt=False)
-def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
-    """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-    return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
+if pointers.AVAILABLE:
+    _agent_function = pointers.function_from_addresses(AGENT_SIGNATURE)
+
+    @njit(cache=True, **NO_NRT)
+    def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
+        """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
+        a = addresses
+        fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
+               _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
+               _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
+               _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
+               _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
+               _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
+        return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
                                 error):
     """:func:`play_turns` compiled with the function tuple as an argument: correct everywhere, but each call from
-    Python unboxes every function, which is slow. Used only if Numba lacks the address helpers."""
+    Python unboxes every function. Used only when :data:`golfsim._numba.pointers.AVAILABLE` is False."""
     return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error)
 
 
@@ -121,7 +97,7 @@ class Bots:
     def __init__(self, bot_ids: np.ndarray, params: np.ndarray, agent_fns, is_bot: np.ndarray):
         self.bot_ids, self.params, self.agent_fns, self.is_bot = bot_ids, params, agent_fns, is_bot
         self.addresses = None
-        if not numba.config.DISABLE_JIT and _get_wrapper_address is not None:
+        if not numba.config.DISABLE_JIT and pointers.AVAILABLE:
             self.addresses = agent_addresses(agent_fns)
         self.error = np.zeros(3, dtype=np.int64)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
@@ -140,7 +140,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
     return row
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_logged_games(rules, agent_ids, params, agent_fns, sees, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, pub, hid, deal_rng, agent_rng, totals, scores,
                       sight, rec, rec_hole_turn, rec_game, rec_scores, game_rows):

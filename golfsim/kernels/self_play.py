@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID
 from golfsim.agents.greedy import hidden_worth, hold_choice, start_choice
 from golfsim.core.engine import next_seat, score_cards
@@ -291,9 +291,8 @@ def _pack_of(rules, pack):
 
 
 # As in golfsim.kernels.simulate, the packed rules are copied into the kernel's stack frame, and the few lines that set
-# up
-# the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
-@njit(cache=True, _nrt=False, nogil=True)
+# up the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,
                               totals, scores, sight):
@@ -313,7 +312,7 @@ def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed,
                      reasons[i], errors[i], agent_rng, pack, layout, view, stock, discard, GREEDY_ID)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_random_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,
                               totals, scores, sight):

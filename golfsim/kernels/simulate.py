@@ -16,13 +16,14 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.errors import check_agent_errors
 from golfsim.core.rng import agent_state, check_seed, deal_state
 from golfsim.core.rules import Rules
+from golfsim.core.scoring import win_shares
 from golfsim.core.spec import (
     CURRENT,
     DONE,
@@ -103,7 +104,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 # after every write to ``pub``. The few lines are repeated in each kernel rather than put in a shared function: an
 # njit function between a kernel and the game loop is optimised with the whole loop once more (seconds of the first
 # run's compile, see golfsim._numba.inner_compile), and the stack copy must live in the kernel's own frame.
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals, scores,
                sight):
@@ -124,7 +125,7 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
                   sees, sight, ANY_AGENTS)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
@@ -138,7 +139,7 @@ def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
                   sees, sight, GREEDY_ID)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
@@ -375,13 +376,6 @@ class SimulationResult:
 
 
 END_REASON_NAMES = ("running", "went_out", "stock_exhausted", "truncated")
-
-
-def win_shares(totals: np.ndarray) -> np.ndarray:
-    """Each seat's share of the win: 1/k to each of the k seats tied on the lowest total, else 0."""
-    best = totals.min(axis=1, keepdims=True)
-    winners = totals == best
-    return winners / winners.sum(axis=1, keepdims=True)
 
 
 def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,

@@ -13,24 +13,14 @@ import numpy as np
 import pandas as pd
 
 from golfsim.core.cards import rank_name
-from golfsim.core.spec import DRAW_STOCK, FLIP, HELD, PASS, PLACE_DRAWN, THROW_DRAWN
+from golfsim.core.spec import HELD, decode
 from golfsim.game.game import CompiledAgent, Game, action_position
 from golfsim.logs.trace import LogFile
 
 
 def move_kind(action: int) -> str:
     """A move without its position: ``take``, ``draw``, ``reveal``, ``place``, ``throw``, ``flip`` or ``pass``."""
-    if action < DRAW_STOCK:
-        return "take"
-    if action == DRAW_STOCK:
-        return "draw"
-    if action < PLACE_DRAWN:
-        return "reveal"
-    if action < THROW_DRAWN:
-        return "place"
-    if action == THROW_DRAWN:
-        return "throw"
-    return "flip" if FLIP <= action < PASS else "pass"
+    return decode(action).kind
 
 
 def _finish(game: Game, bots: list[CompiledAgent], seed: int) -> list[int]:

@@ -2,38 +2,18 @@
 
 Files are written into a hidden temporary directory next to the target; only when all of them are written are they
 moved into place (a rename of the whole directory when the target does not exist, else one atomic rename per
-file), with Ctrl-C and SIGTERM held back during those renames.
+file), with Ctrl-C and SIGTERM held back during those renames (:func:`golfsim.runs.interrupts.held_signals`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import tempfile
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextlib.contextmanager
-def held_signals() -> Iterator[None]:
-    """Hold back SIGINT and SIGTERM inside the block; one that arrived is handled as usual right after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    arrived: list[int] = []
-    previous = {s: signal.signal(s, lambda sig, frame: arrived.append(sig)) for s in HELD_SIGNALS}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-        if arrived:
-            signal.raise_signal(arrived[0])
+from golfsim.runs.interrupts import held_signals
 
 
 def write_directory(target: Path | str, fill: Callable[[Path], list[Path]]) -> list[Path]:
@@ -82,3 +62,14 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
             pass
     except OSError as e:
         raise ValueError(f"{option} {str(path)!r} is not writable: {e.strerror or e} in {str(probe)!r}") from None
+
+
+def write_file(path: Path | str, write: Callable[[Path], object]) -> Path:
+    """Call ``write(temporary_path)`` on a hidden file next to ``path``, then rename it onto ``path``: a reader
+    never sees half a file, and an interrupted write leaves only the hidden ``.<name>.tmp`` (which a later run may
+    remove)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+    return path

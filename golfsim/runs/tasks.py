@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.scoring import win_shares
 
 __all__ = [
     "GameSummary",
@@ -144,9 +145,7 @@ def summarise_games(batch) -> GameSummary:
     :class:`golfsim.kernels.simulate.Batch`)."""
     hs = batch.hole_scores.astype(np.int32)
     players = hs.shape[2]
-    best = hs.min(axis=2, keepdims=True)
-    winners = hs == best
-    deal_share = winners / winners.sum(axis=2, keepdims=True)
+    deal_share = win_shares(hs, axis=2)
     seat = np.arange(players)
     out_mask = batch.enders[:, :, None] == seat[None, None, :]
     return GameSummary(

@@ -9,7 +9,6 @@ and off) have no order to follow. Nothing here plays games.
 from __future__ import annotations
 
 import math
-import os
 import textwrap
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from golfsim.core.rules import Rules, auto_decks
+from golfsim.runs.outdir import write_file
 
 MAX_PANELS = 12
 
@@ -89,12 +89,10 @@ def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: 
     ``path`` (:func:`draw_axis`); returns ``path``."""
     plt = _pyplot()
     fig = draw_axis(table, plan, axis, cells_complete)
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fig.savefig(tmp, format="png")
-    plt.close(fig)
-    os.replace(tmp, path)  # a reader never sees half a figure
-    return path
+    try:
+        return write_file(Path(path), lambda tmp: fig.savefig(tmp, format="png"))  # a reader never sees half a figure
+    finally:
+        plt.close(fig)
 
 
 def draw_axis(table: pd.DataFrame, plan, axis: str, cells_complete: int):

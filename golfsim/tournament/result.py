@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 import golfsim
-from golfsim.tournament.statistics import _win_shares
+from golfsim.core.scoring import win_shares
 
 
 # ---------------------------------------------------------------- result
@@ -100,7 +100,7 @@ class TournamentResult:
                 "seat": np.tile(np.arange(p, dtype=np.int16), n),
                 "agent": np.tile(np.asarray([labels[i] for i in seats], dtype=object), n),
                 "total": blk.totals.reshape(-1),
-                "win_share": _win_shares(blk.totals).reshape(-1),
+                "win_share": win_shares(blk.totals).reshape(-1),
                 "place": place.reshape(-1).astype(np.int16),
                 "went_out": blk.outs.reshape(-1),
                 "out_wins": blk.out_wins.reshape(-1),

@@ -9,17 +9,12 @@ import warnings
 import numpy as np
 
 from golfsim import stats
+from golfsim.core.scoring import win_shares
 
 # Iteration cap of the rating fits (MM steps finished by Newton steps, on a handful of aggregated terms).
 _MAX_ITER = 100_000
 
 
-def _win_shares(totals: np.ndarray) -> np.ndarray:
-    if totals.shape[0] == 0:
-        return np.zeros(totals.shape)
-    best = totals.min(axis=1, keepdims=True)
-    winners = totals == best
-    return winners / winners.sum(axis=1, keepdims=True)
 
 
 # ---------------------------------------------------------------- statistics
@@ -38,7 +33,7 @@ def _standings_and_pairs(blocks, seatings, k, holes, confidence):
     pair_count: dict[tuple[int, int], int] = {}
     for (_, _, seats), blk in zip(seatings, blocks, strict=True):
         tot = blk.totals.astype(np.float64)
-        shares = _win_shares(blk.totals)
+        shares = win_shares(blk.totals)
         for s, a in enumerate(seats):
             plays[a] += 1
             sum_total[a] += tot[:, s]

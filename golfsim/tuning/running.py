@@ -118,7 +118,7 @@ def plan_request(agent, against=None, rules: Rules | None = None, games: int = 4
                  eval_games: int | None = None, startup_trials: int = 10) -> dict:
     """What :func:`tune` would be asked (``config.json``'s ``"request"``), checked as :func:`tune` checks it: the
     same request gives the same study, so a directory holding another is not silently replaced
-    (:func:`golfsim.experiments.common.check_target`). The number of trials is not part of it: a longer run of the same
+    (:func:`golfsim.runs.claims.check_target`). The number of trials is not part of it: a longer run of the same
     request extends the same study.
 
     Raises

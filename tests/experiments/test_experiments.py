@@ -14,8 +14,9 @@ from golfsim.agents import parse_agent
 from golfsim.cli.app import app
 from golfsim.experiments import tips as tips_module
 from golfsim.experiments import variants as variants_module
-from golfsim.experiments.common import RESULTS, recorded_request
+from golfsim.experiments.common import recorded_request
 from golfsim.runs.fingerprint import behaviour_fingerprint, fingerprint
+from tests.committed import RESULTS
 
 SMALL = 60
 SEED = 5

@@ -14,7 +14,6 @@ import pytest
 
 from golfsim.agents.base import AgentSpec, Param, parse_agent
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import RESULTS
 from golfsim.kernels.simulate import simulate
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.tournament import run_tournament
@@ -29,6 +28,7 @@ from golfsim.tuning.study import (
     search_space,
     tune,
 )
+from tests.committed import RESULTS
 
 TWO = Rules(players=2)
 SHORT = Rules(players=2, holes=3)

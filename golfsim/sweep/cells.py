@@ -1,0 +1,82 @@
+"""The sweep's directory as a cell store: claiming it for one request, one atomic file per finished cell."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from golfsim.runs.outdir import write_file
+from golfsim.sweep.config import Cell, SweepPlan
+
+# ---------------------------------------------------------------- the directory
+_TABLE_FILES = ("table.parquet", "table.csv", "config.json")
+
+
+def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    write_file(path, write)
+
+
+def _write_json(path: Path, obj) -> None:
+    _atomic_write(path, lambda tmp: tmp.write_text(json.dumps(obj, indent=2) + "\n"))
+
+
+def _describe_change(held: dict, request: dict) -> str:
+    parts = []
+    for section in ("sweep", "rules", "axes", "pools"):
+        a, b = held.get(section, {}), request.get(section, {})
+        keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+        parts += [f"[{section}] {k}" for k in keys]
+    return ", ".join(parts[:4]) + (" and more" if len(parts) > 4 else "") if parts else "[sweep] name"
+
+
+def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
+    """Make ``out`` this request's directory: refuse another request's cells, or clear them with ``overwrite``.
+
+    Returns the ``config.json`` it holds (empty when there is none)."""
+    config_path = out / "config.json"
+    if not out.exists():
+        return {}
+    if overwrite:
+        ours = [out / f for f in _TABLE_FILES] + list(out.glob("score_vs_*.png")) + list(out.glob("cells/*.json"))
+        for path in ours:
+            path.unlink(missing_ok=True)
+        return {}
+    if not config_path.exists():
+        others = [p for p in out.iterdir() if p.name != "cells"] + list(out.glob("cells/*"))
+        if others:
+            raise ValueError(f"{str(out)!r} holds files that are not a sweep; give another --out, or --overwrite "
+                             "to write into it anyway")
+        return {}
+    try:
+        held = json.loads(config_path.read_text())
+    except (OSError, ValueError):
+        held = {}
+    if not isinstance(held.get("request"), dict) or "axes" not in held["request"]:
+        raise ValueError(f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to "
+                         "replace it")
+    if held["request"] != plan.request:
+        changed = _describe_change(held["request"], plan.request)
+        raise ValueError(f"{str(out)!r} holds a sweep of a different request ({changed} differ); its cells must not "
+                         "mix with this one's: give another --out, or --overwrite to replace it")
+    return held
+
+
+def _check_fingerprint(out: Path, held: dict, fingerprint: str) -> None:
+    """Refuse to add to cells that code playing differently made (``held``: the directory's ``config.json``)."""
+    if held and held.get("behaviour_fingerprint") != fingerprint:
+        raise ValueError(f"{str(out)!r} holds cells made by code that plays differently (behaviour fingerprint "
+                         f"{held.get('behaviour_fingerprint')}, now {fingerprint}); --overwrite to run them again")
+
+
+def _load_cell(out: Path, plan: SweepPlan, cell: Cell) -> list[dict] | None:
+    path = out / "cells" / f"{cell.cell_id}.json"
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None  # not ours to trust; the cell is played again and the file replaced
+    if record.get("request_hash") != plan.request_hash or record.get("cell_id") != cell.cell_id:
+        raise ValueError(f"{str(path)!r} belongs to another request; give another --out, or --overwrite")
+    return record["rows"]
