@@ -1,4 +1,7 @@
-"""The ``golfsim`` command line (:mod:`golfsim.cli.app`) and the terminal game (:mod:`golfsim.cli.play`)."""
+"""The ``golfsim`` command line: the app (:mod:`golfsim.cli.app`), what every command shares
+(:mod:`golfsim.cli.shared`), the commands (:mod:`golfsim.cli.commands`, one module per command family), and the
+bodies of the larger ones (the terminal game :mod:`golfsim.cli.play`, :mod:`golfsim.cli.tune`,
+:mod:`golfsim.cli.learn`)."""
 
 from golfsim.cli.app import app, main
 

@@ -1,6 +1,6 @@
 """``golfsim learn``: train the learned value by self-play (:mod:`golfsim.learning.train`).
 
-Registered in :mod:`golfsim.cli.app` with a few lines; the command's body lives here.
+Registered by :mod:`golfsim.cli.commands.learn`; the command's body lives here.
 """
 
 from __future__ import annotations
