@@ -38,7 +38,9 @@ The fallback: public options only
 them out (an untested Numba, or ``GOLFSIM_NUMBA_FALLBACK=1``), ``hot`` and ``leaf`` are plain ``njit(cache=True)``,
 :data:`NO_NRT` is empty (so functions keep reference counting, and the search agents' scratch arrays come from the
 heap, :mod:`golfsim._numba.stack`), and the cache directory gets its own name (``-public``), since Numba does not key
-its cache files by compile options. The first compile is slower; every result is the same.
+its cache files by compile options. The first compile is slower; the results are meant to
+be the same, but some agents' pointer-entry copies cannot yet be
+cached under the fallback (a NumbaWarning).
 """
 
 from __future__ import annotations

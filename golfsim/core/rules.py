@@ -206,7 +206,7 @@ class Rules:
         what = f"the deck must be the {self.n_cards} rank codes of the pack these rules use, top card first"
         codes = [parse_card(c) if isinstance(c, str) else c for c in np.asarray(deck, dtype=object).reshape(-1)]
         if np.ndim(deck) != 1 or len(codes) != self.n_cards:
-            raise ValueError(f"{what}; got {len(codes)} cards")
+            raise ValueError(f"{what}; got {len(codes)} cards, not all {self.n_cards} cards")
         if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
                for c in codes):
             raise ValueError(f"{what}; entries are rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
@@ -215,7 +215,7 @@ class Rules:
         if not np.array_equal(got, want):
             diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
                              if got[r] != want[r])
-            raise ValueError(f"{what} ({diff})")
+            raise ValueError(f"{what}: not the pack these rules use ({diff})")
         return np.asarray(codes, dtype=HID_DTYPE)
 
     def replace(self, **changes) -> Rules:
