@@ -12,14 +12,11 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO, run_golfsim
 
 
 def golfsim(*args, env_extra=None, cwd=None, timeout=300):
-    env = {k: v for k, v in os.environ.items() if k != "GOLFSIM_AGENT_MODULES"}
-    env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd or REPO, timeout=timeout)
+    return run_golfsim(*args, cwd=cwd, env=env_extra, timeout=timeout)
 
 
 def assert_one_clear_line(result, *fragments):

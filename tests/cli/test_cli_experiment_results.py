@@ -4,20 +4,16 @@ Each test runs the real command in a subprocess from a scratch directory, as a p
 """
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO, run_golfsim
+
 TRIAL = ["experiment", "tips", "--games", "20"]
 
 
 def golfsim(*args, cwd):
-    env = {k: v for k, v in os.environ.items() if k != "GOLFSIM_AGENT_MODULES"}
-    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=600)
+    return run_golfsim(*args, cwd=cwd, timeout=600)
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:

@@ -20,7 +20,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 pytestmark = pytest.mark.slow  # each test starts golfsim in a new process and plays real games: 20-60 s here
 

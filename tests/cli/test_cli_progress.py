@@ -12,9 +12,9 @@ import struct
 import subprocess
 import sys
 import termios
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -14,11 +14,10 @@ import signal
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
     import sys

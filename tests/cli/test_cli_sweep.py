@@ -12,13 +12,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO, run_golfsim
 
 
 def golfsim(*args, cwd=None, timeout=300):
-    env = {k: v for k, v in os.environ.items() if k != "GOLFSIM_AGENT_MODULES"}
-    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd or REPO, timeout=timeout)
+    return run_golfsim(*args, cwd=cwd, timeout=timeout)
 
 
 def start(*args, stderr_path: Path):

@@ -18,7 +18,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -2,8 +2,6 @@
 
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -12,6 +10,7 @@ from golfsim.coach.hint import hint
 from golfsim.coach.position import parse_position
 from golfsim.core.rules import Rules
 from tests.reference_engine import deck_composition, score_layout
+from tests.support import run_golfsim
 
 # You drew a queen over a face-up queen whose partner is face down: swapping it in under the queen (slot 4) makes a
 # column pair worth 0 instead of a queen plus an unknown card.
@@ -19,7 +18,7 @@ PAIR_THE_QUEENS = "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: 
 
 
 def golfsim(*args):
-    return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, timeout=600)
+    return run_golfsim(*args, timeout=600)
 
 
 def test_the_move_that_pairs_the_queens_comes_first_by_more_than_its_error():

@@ -33,7 +33,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 PAGES = sorted([REPO / "README.md", *(p for p in (REPO / "docs").rglob("*.md") if "api" not in p.parts[-2:-1])])
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
 SNIPPET = re.compile(r'^--8<-- "([^"]+)"$')

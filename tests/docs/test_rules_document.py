@@ -4,14 +4,13 @@ the rules contract, and the engine spec and the README point to it."""
 import importlib
 import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import score_layout
+from tests.support import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 DOCUMENT = REPO / "docs" / "RULES.md"
 CONTRACT_EXAMPLES = [  # the worked examples of the rules contract (tests/worked_examples.py), as the document shows
     ("8 K 2 / 8 Q 3", "default", 11), ("2 2 2 / K K K", "default", -6), ("2 5 7 / 2 5 7", "default", 0),

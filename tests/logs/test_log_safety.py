@@ -19,8 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from golfsim.logs.trace import log_games, read_log
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
     import sys

@@ -1,18 +1,16 @@
 """``golfsim replay``: a logged deal move by move and a logged game's scorecard, run as a real command."""
 
-import subprocess
-import sys
 
 import pandas as pd
 
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import simulate
 from golfsim.logs.trace import log_games
+from tests.support import run_golfsim
 
 
 def golfsim(*args):
-    return subprocess.run([sys.executable, "-m", "golfsim", *map(str, args)], capture_output=True, text=True,
-                          timeout=600)
+    return run_golfsim(*args, timeout=600)
 
 
 def test_scorecard_and_deal_of_a_logged_game(tmp_path):
