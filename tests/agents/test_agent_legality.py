@@ -1,13 +1,13 @@
 """Every built-in agent plays every rule option, alone and in combinations, without an illegal action or a
 truncated deal: in every seat, and mixed with random players (whose odd layouts reach odd positions).
 
-The check is the public :func:`golfsim.agents.checks.check_legal` that plugin authors run on their own agents.
+The check is the public :func:`golfsim.agent_checks.check_legal` that plugin authors run on their own agents.
 """
 
 import numpy as np
 import pytest
 
-from golfsim.agents.checks import VARIANTS, AgentCheckError, check_legal
+from golfsim.agent_checks import VARIANTS, AgentCheckError, check_legal
 from golfsim.core.rules import Rules
 
 AGENTS = ["greedy", "ev", "pair-builder", "learned"]

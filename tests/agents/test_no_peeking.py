@@ -1,7 +1,7 @@
 """No peeking: two deals that differ only in cards nobody has seen look the same, to the engine's public state and
 to every built-in agent, up to the moment one of those cards is seen.
 
-The check is the public :func:`golfsim.agents.checks.check_no_peeking`: at a decision ``T`` of a deal, the cards
+The check is the public :func:`golfsim.agent_checks.check_no_peeking`: at a decision ``T`` of a deal, the cards
 nobody has seen yet (face-down layout cards, the stock not yet drawn) are shuffled among their places in the deck,
 and the deal is played again from the new deck with the same agent seeds. At every step up to ``T`` the public array
 ``pub`` must be identical in both deals, and the agent must take the same decision. A card of the hidden state
@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from golfsim.agents.checks import PEEKING_VARIANTS, AgentCheckError, check_no_peeking
+from golfsim.agent_checks import PEEKING_VARIANTS, AgentCheckError, check_no_peeking
 from golfsim.core.rules import RECYCLES, Rules
 
 # mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards),

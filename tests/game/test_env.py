@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import golfsim.game.env
-from golfsim.agents.checks import permute_at, unseen_deck_indices
+from golfsim.agent_checks import permute_at, unseen_deck_indices
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import DRAW_STOCK, FLIP, HOLD, PLACE_DRAWN, THROW_DRAWN, Rules
 from golfsim.core.spec import R_OFF_STOCK_KNOWN, R_OFF_UNSEEN, RECYCLES

@@ -1,9 +1,12 @@
 """The project's own agent checks, for plugin authors: legal under every rule variant, and no peeking.
 
+It plays agents through the kernels and :class:`~golfsim.game.game.Game`, which are built on the agents, so it is a
+module of ``golfsim`` beside them rather than part of ``golfsim.agents`` (no import points up the layers).
+
 golfsim's test suite holds every built-in agent to these two checks; a user's agent (compiled or plain Python) can
 be held to the same ones before it enters a tournament::
 
-    from golfsim.agents.checks import check_agent
+    from golfsim.agent_checks import check_agent
     report = check_agent("my-bot")        # raises AgentCheckError naming the agent, the rules and the deal
     print(report)
 
