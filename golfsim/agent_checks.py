@@ -241,15 +241,17 @@ def check_no_peeking(agent, variants: Mapping[str, Rules] | None = None, *, deal
     return report
 
 
-def check_agent(agent, **options) -> list[CheckReport]:
-    """Run :func:`check_legal` and :func:`check_no_peeking` on ``agent``; ``options`` go to both (``seed``).
+def check_agent(agent, *, games: int | None = None, deals: int = 10, seed: int | None = None) -> list[CheckReport]:
+    """Run :func:`check_legal` (``games`` per rule set) and :func:`check_no_peeking` (``deals`` per rule set) on
+    ``agent``, each under its default rule sets; ``seed`` (if given) seeds both.
 
     Returns
     -------
     list of CheckReport
         One report per check, in that order.
     """
-    return [check_legal(agent, **options), check_no_peeking(agent, **options)]
+    seeds = {} if seed is None else {"seed": seed}
+    return [check_legal(agent, games=games, **seeds), check_no_peeking(agent, deals=deals, **seeds)]
 
 
 # ---------------------------------------------------------------- the no-peeking machinery

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from golfsim._numba import pointers
 from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, DecisionBatch
 from golfsim.agents.dispatch import AgentFunctions, pointer_function
 from golfsim.core.errors import IllegalActionError, check_agent_errors
@@ -174,7 +175,7 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
             return advance_in(packed, ids, params, agent_fns, outside, sees, np.uint64(seed), np.uint64(agent_seed),
                               first_game, count, next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs,
                               totals, scores, sight, hole_scores, turns, enders, reasons, errors)
-    elif bot_loop._get_wrapper_address is None:  # pragma: no cover -- depends on the installed Numba
+    elif not pointers.AVAILABLE:  # pragma: no cover -- depends on the installed Numba (golfsim._numba.pointers)
         def advance():
             return advance_slots_passing_functions(
                 packed, ids, params, agent_fns, outside, sees, np.uint64(seed), np.uint64(agent_seed), first_game,

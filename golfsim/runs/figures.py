@@ -21,7 +21,7 @@ def fit_title(ax, text: str, fontsize: float = 10, **kwargs):
     width = max(len(line) for line in text.split("\n"))
     while True:
         title = ax.set_title(_wrap(text, width), fontsize=fontsize, **kwargs)
-        renderer = fig.canvas.get_renderer()
+        renderer = _renderer(fig)
         if title.get_window_extent(renderer).width <= 0.95 * ax.get_window_extent(renderer).width or width <= 20:
             return title
         width = max(20, int(width * 0.9))
@@ -32,7 +32,17 @@ def fit_suptitle(fig, text: str, fontsize: float = 10, **kwargs):
     width = max(len(line) for line in text.split("\n"))
     while True:
         title = fig.suptitle(_wrap(text, width), fontsize=fontsize, **kwargs)
-        renderer = fig.canvas.get_renderer()
+        renderer = _renderer(fig)
         if title.get_window_extent(renderer).width <= 0.92 * fig.bbox.width or width <= 20:
             return title
         width = max(20, int(width * 0.9))
+
+
+def _renderer(fig):
+    """A renderer to measure text with: the figure's own canvas's, or an Agg canvas attached to a figure made
+    without pyplot (whose base canvas cannot render)."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()

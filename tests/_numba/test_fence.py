@@ -45,11 +45,12 @@ def test_the_variable_unset_or_false_keeps_the_internals(value):
 PLAY = """
 import json
 from golfsim._numba import fence, jit, pointers
+from golfsim.agents.expected_value import ev_act
 from golfsim.kernels.simulate import simulate
 result = simulate(["greedy", "ev", "random"], games=12, seed=5)
 print(json.dumps({
     "internals": fence.INTERNALS, "reason": fence.REASON, "no_nrt": jit.NO_NRT,
-    "hot": type(jit.hot).__name__, "cache": jit.CACHE_DIR.name, "pointers": pointers.AVAILABLE,
+    "hot": type(ev_act).__name__, "cache": jit.CACHE_DIR.name, "pointers": pointers.AVAILABLE,
     "scores": result.deals.filter(like="score_").to_numpy().tolist() + [result.players["total"].tolist()],
 }))
 """
