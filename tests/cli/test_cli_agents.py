@@ -62,7 +62,7 @@ def test_an_unknown_agent_is_one_line_and_status_2():
     done = golfsim("agents", "nobody")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: unknown agent 'nobody'; the agents are ev, greedy, mc, oracle, pair-builder, random"]
+        "error: unknown agent 'nobody'; the agents are ev, greedy, learned, mc, oracle, pair-builder, random"]
 
 
 def test_json_and_csv_keep_their_form():
