@@ -32,7 +32,7 @@ def test_events_say_who_did_what_with_which_card():
     [draw] = g.step(DRAW_STOCK)  # player 1 draws the stock's top card: the A after the 12 dealt and the K
     assert (draw.player, draw.card, draw.phase) == (1, 1, "start")
     assert draw.describe(viewer=0) == "player 1 draws from the stock"
-    assert draw.describe(viewer=1) == "player 1 draws A"
+    assert draw.describe(viewer=1) == "player 1 draws an A"
     [throw] = g.step(THROW_DRAWN)
     assert (throw.phase, throw.card, throw.discarded) == ("hold", 1, 1)
     assert g.top_discard == 1 and g.current_player == 0
