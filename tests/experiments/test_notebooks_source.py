@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from golfsim.experiments import interval_decimals, rounded
-from golfsim.experiments.common import RESULTS
+from tests.committed import RESULTS
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 
