@@ -271,11 +271,13 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                 ci = _interval(leads, confidence)
                 row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
                        "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
+                # kept before it is committed: a stop held back during the commit is raised as the commit ends, and
+                # the trial it committed must be in the files written after the stop too
+                rows.append(row)
                 if asked is None:
                     storage.add_row(study, row, space)
                 else:
                     storage.finish(study, asked, row)
-                rows.append(row)
                 best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
                 if callback is not None:
                     callback(len(rows), trials, best_value)

@@ -157,9 +157,6 @@ def wait_for_trials(proc, db: Path, count: int, timeout: float = 400) -> None:
         time.sleep(0.5)
 
 
-# Found when the branches met (CI, loaded machine): a trial finishing while SIGTERM is handled was kept in study.db
-# but not in trials.csv (2 rows against 3 trials). Open in issue 26; not strict, since it depends on timing.
-@pytest.mark.xfail(strict=False, reason="race: a trial finishing during SIGTERM can be missing from trials.csv")
 def test_sigterm_stops_the_study_and_keeps_every_finished_trial(tmp_path):
     out = tmp_path / "tuning"
     proc = start_study(out)
