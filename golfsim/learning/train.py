@@ -40,6 +40,7 @@ import numpy as np
 from golfsim.core.rules import Rules
 from golfsim.learning.model import atomic_write_text, publish, save_model
 from golfsim.learning.value import NUM_FEATURES, NUM_ROWS, prior_weights
+from golfsim.runs.interrupts import held_signals
 
 TABLES = ((2, "immediate", 0.3), (2, "one_last_turn", 0.3), (4, "immediate", 0.2), (4, "one_last_turn", 0.2))
 """The self-play tables (players, end rule, share of each generation's deals); every other rule is the default."""
@@ -295,7 +296,8 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
                 point = curve_point(state.weights, config, pool)
                 state.curve.append({"generation": 0, "deals": 0, "rmse": float("nan"), "play_seconds": 0.0,
                                     "fit_seconds": 0.0, "eval_seconds": time.perf_counter() - t0, **point})
-                write_curve(out / "curve.csv", state.curve)
+                with held_signals():
+                    write_curve(out / "curve.csv", state.curve)
             while state.generation < config.generations:
                 state = _generation(config, state, pool, progress)
                 if state.generation % config.eval_every == 0 or state.generation == config.generations:
@@ -303,9 +305,10 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
                     point = curve_point(state.weights, config, pool)
                     state.curve[-1].update(point)
                     state.curve[-1]["eval_seconds"] = time.perf_counter() - t0
-                save_checkpoint(checkpoint, config, state)
-                save_model(out / "model.json", state.weights, command, training_summary(config, state))
-                write_curve(out / "curve.csv", state.curve)
+                with held_signals():  # the three files of one generation are written together or not at all
+                    save_checkpoint(checkpoint, config, state)
+                    save_model(out / "model.json", state.weights, command, training_summary(config, state))
+                    write_curve(out / "curve.csv", state.curve)
         except KeyboardInterrupt:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
