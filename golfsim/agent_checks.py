@@ -77,6 +77,10 @@ PEEKING_VARIANTS: dict[str, Rules] = {
 }
 
 
+#: Rule sets of the soak (:func:`soak`, ``golfsim selfcheck``): those of :data:`VARIANTS`, one hole each.
+SOAK_VARIANTS: dict[str, Rules] = {name: rules.replace(holes=1) for name, rules in VARIANTS.items()}
+
+
 class AgentCheckError(AssertionError):
     """An agent failed a check; the message names the agent, the check, the rules and where it failed."""
 
@@ -90,7 +94,7 @@ class CheckReport:
     counts: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        what = "deals" if self.check == "legal" else "decisions compared"
+        what = "decisions compared" if self.check == "no-peeking" else "deals"
         lines = [f"{self.agent}: {self.check} check passed under {len(self.counts)} rule sets"]
         lines += [f"  {name}: {n} {what}" for name, n in self.counts.items()]
         return "\n".join(lines)
@@ -238,6 +242,70 @@ def check_no_peeking(agent, variants: Mapping[str, Rules] | None = None, *, deal
                                           f"the agent reads a card nobody has seen")
                 checked += 1
         report.counts[name] = checked
+    return report
+
+
+def soak(agent, variants: Mapping[str, Rules] | None = None, *, deals: int = 1_000_000, seed: int = 31,
+         batch_size: int = 250_000, threads: int | None = None, on_batch=None) -> CheckReport:
+    """Play ``deals`` single deals of each rule set with a compiled ``agent`` in every seat, and fail on an illegal
+    action or a deal cut off by the turn cap: the long run behind ``golfsim selfcheck``.
+
+    :func:`check_legal` plays a few thousand deals of each rule set; a rare position (one deal in a million where an
+    agent loops until the turn cap) needs this many.
+
+    Parameters
+    ----------
+    agent : str or AgentChoice
+        A registered compiled agent.
+    variants : mapping of str to Rules, optional
+        The rule sets (default :data:`SOAK_VARIANTS`); only one hole of each is played.
+    deals : int
+        Deals per rule set.
+    seed : int
+        The deal and agent seed.
+    batch_size, threads
+        As for :func:`golfsim.kernels.simulate.iter_batches` (memory is that of one batch).
+    on_batch : callable, optional
+        Called with the number of deals of each finished batch (a progress bar's advance).
+
+    Returns
+    -------
+    CheckReport
+        The deals played per rule set.
+
+    Raises
+    ------
+    AgentCheckError
+        Naming the agent, the rule set and how many deals hit the turn cap (or the illegal action).
+    """
+    from golfsim.core.errors import AgentError, IllegalActionError
+    from golfsim.core.rules import TRUNCATED
+    from golfsim.kernels.simulate import Table, iter_batches
+
+    variants = SOAK_VARIANTS if variants is None else variants
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be a whole number of at least 1, got {deals!r}")
+    if not _is_compiled(agent):
+        raise ValueError(f"the soak plays compiled agents only; {_label(agent)!r} is plain Python "
+                         "(check_legal plays it)")
+    label = _label(agent)
+    report = CheckReport(label, "soak")
+    for name, rules in variants.items():
+        rules = rules.replace(holes=1)
+        table = Table.make([agent] * rules.players, rules)
+        played = truncated = 0
+        try:
+            for batch in iter_batches(table, deals, seed=seed, batch_size=batch_size, threads=threads):
+                played += batch.reasons.size
+                truncated += int((batch.reasons == TRUNCATED).sum())
+                if on_batch is not None:
+                    on_batch(batch.reasons.size)
+        except (IllegalActionError, AgentError) as err:
+            raise AgentCheckError(f"{label} under {name!r}: {err}") from None
+        if truncated:
+            raise AgentCheckError(f"{label} under {name!r}: {truncated} of {played:,} deals hit the turn cap "
+                                  f"(seed {seed}; the agent never ends those deals)")
+        report.counts[name] = played
     return report
 
 

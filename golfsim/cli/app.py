@@ -20,6 +20,7 @@ from golfsim.cli.commands import (  # noqa: F401  (importing registers the comma
     play,
     replay,
     score,
+    selfcheck,
     sweep,
     tournament,
     tune,
