@@ -89,10 +89,13 @@ def print_report(result, console: Console | None = None) -> None:
         )
     console.print(table)
 
-    style = RichTable(title="how they played (share of deals; turns/deal counts all players)",
-                      title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("agent", "went out", f"{level} CI", "out & won", "turns/deal", "truncated deals", "games"):
-        style.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col == "agent")
+    # short headings, explained in the caption: the table fits an 80-column terminal without cutting one
+    style = RichTable(title="how they played", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                      caption=f"went out: share of its deals the agent ended by going out ({level} Wilson "
+                              "interval); out & won: share of those it won; turns: turns per deal, all players; "
+                              "cut off: deals ended by the turn cap", caption_justify="left")
+    for col in ("agent", "went out", f"{level} CI", "out & won", "turns", "cut off", "games"):
+        style.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
     for row in result.standings.itertuples(index=False):
         style.add_row(row.agent, _pct(row.went_out_rate), _range(row.went_out_rate_low, row.went_out_rate_high),
                       _pct(row.out_win_rate), _num(row.mean_turns, ".1f"), f"{row.truncated_deals:,}",
@@ -116,8 +119,9 @@ def print_report(result, console: Console | None = None) -> None:
                         _pct(row.win_rate), _range(row.win_rate_low, row.win_rate_high), f"{row.games:,}")
         console.print(h2h)
     for line in result.notes():
+        # wrapped at word boundaries in a terminal; one line each when piped, for grep
         console.print(line, style="bold yellow" if line.startswith("PARTIAL") else None, highlight=False,
-                      soft_wrap=True)
+                      soft_wrap=not console.is_terminal)
 
 
 def standings_csv(result) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -227,3 +228,19 @@ def test_dask_missing_is_one_line_saying_how_to_install_it_and_exit_2():
 def test_a_bad_dask_spec_is_refused_before_the_run(args, message):
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "1000000000", *args])
     assert result.exit_code == 2 and message in result.stderr
+
+
+def test_every_table_fits_an_80_column_terminal():
+    import os
+
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "golfsim", "tournament", "--games", "5", "--quiet"],
+                          dimensions=(50, 80), encoding="utf-8", timeout=300,
+                          env={**os.environ, "COLUMNS": "80", "TERM": "xterm"})
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.read()).replace("\r\n", "\n")  # the screen's text
+    child.close()
+    assert child.exitstatus == 0, text
+    assert "how they played" in text and "head to head" in text
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert "…" not in text  # no heading or value cut short
