@@ -36,9 +36,11 @@ Observations
     position) becomes 14 indicators, all zero for no card or a face-down one (:func:`one_hot_ranks`), length
     ``54 + P + 14 * (2 + 6P)``, so a king (worth 0) no longer reads as 12 to a linear layer.
 Vectorised
-    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs stepped in
-    one loop, whose ``action_space.sample()`` draws a legal action for each env, and which resets an env at the
-    step after its episode ended (Gymnasium's next-step autoreset). ``vectorization_mode="sync"`` or
+    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs' games
+    kept in batch arrays and stepped by one compiled call, each env playing what a :class:`GolfSoloEnv` plays;
+    its ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 27)``
+    ``action_mask`` array), and it resets an env at the step after its episode ended (Gymnasium's next-step
+    autoreset). ``vectorization_mode="sync"`` or
     ``"async"`` give Gymnasium's own vector envs; their random actions ignore the masks, so use them with
     ``illegal_action="penalty"`` or ``"end"``.
 Rewards
