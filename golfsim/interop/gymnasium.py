@@ -313,14 +313,23 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
         return {"observation": vectors, "action_mask": self._masks.copy()}, self._masks.copy()
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        if seed is not None:
-            self.action_space.seed(seed)
-        for i in range(self.num_envs):  # as Match.next_game: game 0 under a seed, else each env's next game
+        """Start every env's next game: with ``seed`` an int, env ``i``'s game 0 under ``seed + i``; with a list of
+        ``num_envs`` seeds (``None`` entries allowed), each env's own; without, each env's next game."""
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"give one seed per env: {self.num_envs} seeds, got {len(seed)}")
+            seeds = list(seed)
+            super().reset(seed=None)
+        else:
+            seeds = [None if seed is None else int(seed) + i for i in range(self.num_envs)]
+            super().reset(seed=seed)
             if seed is not None:
-                self._seeds[i] = check_seed(int(seed) + i)
+                self.action_space.seed(seed)
+        for i, env_seed in enumerate(seeds):  # as Match.next_game: game 0 under a seed, else the env's next game
+            if env_seed is not None:
+                self._seeds[i] = check_seed(env_seed)
                 self._games[i] = 0
-                self._env_rngs[i], _ = seeding.np_random(int(seed) + i)
+                self._env_rngs[i], _ = seeding.np_random(int(env_seed))
             elif self._games[i] < 0:
                 self._seeds[i] = first_seed()
                 self._games[i] = 0

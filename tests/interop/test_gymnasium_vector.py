@@ -186,3 +186,17 @@ def test_without_jit_and_on_the_fallback_route_the_same_games_are_played():
         return venv
 
     assert rewards_of_a_run(passing_functions) == expected
+
+
+def test_a_list_of_seeds_seeds_each_env_and_none_plays_its_next_game():
+    venv = gymnasium.make_vec("golfsim/Golf-v0", num_envs=2, opponents=["greedy"])
+    venv.reset(seed=5)
+    obs, _ = venv.reset(seed=[8, None])
+    first, second = golf_gym.GolfSoloEnv(opponents=["greedy"]), golf_gym.GolfSoloEnv(opponents=["greedy"])
+    first_obs, _ = first.reset(seed=8)
+    second.reset(seed=6)
+    second_obs, _ = second.reset()  # game 1 under seed 6
+    np.testing.assert_array_equal(obs["observation"][0], first_obs["observation"])
+    np.testing.assert_array_equal(obs["observation"][1], second_obs["observation"])
+    with pytest.raises(ValueError, match="give one seed per env: 2 seeds, got 3"):
+        venv.reset(seed=[1, 2, 3])
