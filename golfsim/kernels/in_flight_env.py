@@ -116,6 +116,8 @@ def step_envs(rules, bot_ids, params, addresses, is_bot, seat, mode, seeds, game
               agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error):
     """:func:`step_in` with the agent functions rebuilt from ``addresses``
     (:func:`golfsim.kernels.bot_loop.agent_addresses`), so a call from Python costs microseconds."""
+    # the same rebuild as bot_loop.play_bots and in_flight.advance_slots: each kernel builds the tuple in its own
+    # frame, written out, as those do
     a = addresses
     fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
            _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
