@@ -16,6 +16,7 @@ import contextlib
 import importlib
 import importlib.util
 import os
+import shlex
 import sys
 import traceback
 from importlib.metadata import entry_points
@@ -148,3 +149,29 @@ def ensure_loaded() -> None:
 def load_plugins() -> None:
     """Load the user agents now (the same as :func:`ensure_loaded`)."""
     ensure_loaded()
+
+
+def loaded_from_environment() -> tuple[str, ...]:
+    """The modules named by ``GOLFSIM_AGENT_MODULES`` now that this process has loaded, ``.py`` paths made
+    absolute (a rerun may start in another folder)."""
+    specs = (s.strip() for s in os.environ.get(ENV_VAR, "").split(","))
+    return tuple(str(Path(s).resolve()) if s.endswith(".py") else s for s in specs if s and s in _loaded)
+
+
+def rerun_command(command: str) -> str:
+    """``command`` as a shell line that reruns as written: prefixed with ``GOLFSIM_AGENT_MODULES=...`` when agent
+    modules were loaded through that variable (:func:`loaded_from_environment`), unchanged otherwise.
+
+    Parameters
+    ----------
+    command : str
+        A shell command line, e.g. ``"golfsim tournament --agents cautious,greedy ..."``.
+
+    Returns
+    -------
+    str
+    """
+    modules = loaded_from_environment()
+    if not modules:
+        return command
+    return f"{ENV_VAR}={shlex.quote(','.join(modules))} {command}"

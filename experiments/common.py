@@ -34,6 +34,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 import golfsim
+from golfsim.agents import plugins
 from golfsim.runs import claims
 from golfsim.runs.claims import default_root  # noqa: F401 -- re-exported for the experiments
 from golfsim.runs.experiment import check_target, recorded_request, request  # noqa: F401 -- re-exported
@@ -214,7 +215,7 @@ def base_config(name: str, *, games: int | None = None, seed: int | None = None,
         "numpy_version": np.__version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "command": command,
+        "command": plugins.rerun_command(command),
         **({} if seed is None else {"seed": seed}),
         **extra,
     }

@@ -23,7 +23,7 @@ from golfsim.agents.base import AgentChoice, parse_agent
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, pointer_function
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.random_agent import random_act
-from golfsim.core.cards import NUM_RANKS, card_with_article, rank_name
+from golfsim.core.cards import card_with_article, rank_name
 from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, deal_shuffled, is_legal, legal_mask
 from golfsim.core.errors import AgentError, IllegalActionError
 from golfsim.core.rng import agent_state, check_seed, deal_state
@@ -55,6 +55,7 @@ from golfsim.core.spec import (
 )
 from golfsim.core.validate import check_pub, check_seat, check_totals
 from golfsim.core.worlds import fill_sight, sight_size
+from golfsim.game.lazy import LazyObservation
 
 END_REASONS = ("running", "went_out", "stock_exhausted", "truncated")
 """Names of the ``END_REASON`` codes, index = code."""
@@ -648,45 +649,7 @@ def make_agents(agents: Sequence, rules: Rules) -> list:
 
 def observe(game, player: int) -> dict:
     """What ``player`` may know about ``game`` (a :class:`Game`), and nothing else; see ``GolfEnv.observe``."""
-    from golfsim.core.spec import R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, RECYCLES, STOCK_N
-
-    packed, pub = game.packed, game.pub
-    players = game.rules.players
-    done = int(pub[PHASE]) == DONE_PHASE
-    mine = player == int(pub[CURRENT]) and not done
-    flat = pub.copy()
-    od, n = int(packed[R_OFF_DISCARD]), int(pub[DISCARD_N])
-    ou, ok, ot = int(packed[R_OFF_UNSEEN]), int(packed[R_OFF_STOCK_KNOWN]), int(packed[R_OFF_TOTALS])
-    if not mine:
-        held = int(flat[HELD])
-        flat[HELD] = -1
-        if held >= 0 and int(pub[PHASE]) == HOLD:
-            # the engine counts a card drawn from the stock as seen; to everyone but the drawer it is still unseen
-            flat[(ok if int(pub[RECYCLES]) > 0 else ou) + held] += 1
-    pub = flat
-    ov = int(packed[R_OFF_VIEW])
-    discard = [int(c) for c in pub[od: od + n]]
-    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
-    if mine:
-        legal_mask(pub, packed, mask)
-    return {
-        "player": player,
-        "phase": PHASE_NAMES[int(pub[PHASE])],
-        "current_player": -1 if done else int(pub[CURRENT]),
-        "view": pub[ov: ov + 6 * players].reshape(players, 6).astype(np.int64),
-        "discard": discard,
-        "top_discard": discard[-1] if discard else None,
-        "stock_size": int(pub[STOCK_N]),
-        "unseen": pub[ou: ou + NUM_RANKS].astype(np.int64),
-        "stock_known": pub[ok: ok + NUM_RANKS].astype(np.int64),
-        "held": int(pub[HELD]) if mine and pub[PHASE] == HOLD else None,
-        "totals": pub[ot: ot + players].astype(np.int64),
-        "hole": int(pub[HOLE]),
-        "turn": int(pub[TURN]),
-        "rules": game.rules,
-        "action_mask": mask,
-        "observation": flat,
-    }
+    return dict(LazyObservation(game.pub, game.packed, game.rules, player))
 
 
 __all__ = ["END_REASONS", "action_position", "BatchedAgent", "CompiledAgent",

@@ -36,9 +36,11 @@ Observations
     position) becomes 14 indicators, all zero for no card or a face-down one (:func:`one_hot_ranks`), length
     ``54 + P + 14 * (2 + 6P)``, so a king (worth 0) no longer reads as 12 to a linear layer.
 Vectorised
-    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs stepped in
-    one loop, whose ``action_space.sample()`` draws a legal action for each env, and which resets an env at the
-    step after its episode ended (Gymnasium's next-step autoreset). ``vectorization_mode="sync"`` or
+    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs' games
+    kept in batch arrays and stepped by one compiled call, each env playing what a :class:`GolfSoloEnv` plays;
+    its ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 27)``
+    ``action_mask`` array), and it resets an env at the step after its episode ended (Gymnasium's next-step
+    autoreset). ``vectorization_mode="sync"`` or
     ``"async"`` give Gymnasium's own vector envs; their random actions ignore the masks, so use them with
     ``illegal_action="penalty"`` or ``"end"``.
 Rewards
@@ -65,11 +67,16 @@ try:
 except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
     raise ImportError("golfsim.interop.gymnasium needs Gymnasium: pip install 'golfsim[rl]'") from err
 
+from gymnasium.utils import seeding
+
 from golfsim.core.cards import NUM_RANKS
-from golfsim.core.spec import NUM_ACTIONS
+from golfsim.core.errors import IllegalActionError
+from golfsim.core.rng import check_seed
+from golfsim.core.spec import NUM_ACTIONS, PHASE_NAMES, action_name
 from golfsim.game import observation
 from golfsim.interop.pettingzoo import check_render_mode
-from golfsim.interop.table import Match, rules_from_options
+from golfsim.interop.table import Match, first_seed, render_table, rules_from_options
+from golfsim.kernels.in_flight_env import ILLEGAL_OUTSIDE, NEXT, OK, SKIP, START, pick_legal
 
 ENV_ID = "golfsim/Golf-v0"
 ILLEGAL_ACTIONS = ("raise", "penalty", "end")
@@ -210,90 +217,199 @@ class GolfSoloEnv(gymnasium.Env):
 
 
 class LegalActionsBatch(spaces.MultiDiscrete):
-    """``MultiDiscrete([27] * n)`` whose ``sample()`` without a mask draws a legal action for each env."""
+    """``MultiDiscrete([27] * n)`` whose ``sample()`` without a mask draws a legal action for each env (0 for an env
+    waiting for its reset); ``mask`` may also be the ``(n, 27)`` mask array of the observation or the info."""
 
-    def __init__(self, envs: Sequence[GolfSoloEnv], seed=None):
-        super().__init__(np.full(len(envs), NUM_ACTIONS), seed=seed)
-        self.envs = list(envs)
+    def __init__(self, masks: np.ndarray, seed=None):
+        super().__init__(np.full(masks.shape[0], NUM_ACTIONS), seed=seed)
+        self.masks = masks
 
     def sample(self, mask=None, probability=None):
+        if isinstance(mask, np.ndarray) and mask.ndim == 2:
+            mask = tuple(mask.astype(np.int8, copy=False))
         if mask is not None or probability is not None:
             return super().sample(mask=mask, probability=probability)
-        out = np.zeros(len(self.envs), dtype=self.dtype)
-        for i, env in enumerate(self.envs):
-            legal = np.flatnonzero(env._legal)
-            out[i] = legal[self.np_random.integers(len(legal))] if len(legal) else 0
-        return out
+        out = np.zeros(self.masks.shape[0], dtype=np.int64)
+        pick_legal(self.masks, self.np_random.random(self.masks.shape[0]), out)
+        return out.astype(self.dtype, copy=False)
 
 
 class GolfVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` :class:`GolfSoloEnv` stepped in one loop (``gymnasium.make_vec``'s default for Golf).
+    """``num_envs`` games of :class:`GolfSoloEnv` kept in batch arrays and stepped together by one compiled call
+    (:func:`golfsim.kernels.in_flight_env.step_envs`); ``gymnasium.make_vec``'s default for Golf.
 
+    Takes :class:`GolfSoloEnv`'s options. Env ``i`` plays what a :class:`GolfSoloEnv` plays given the same seed and
+    actions (its illegal-action substitutes drawn from a generator seeded as that env's ``np_random``).
     Observations are stacked (``{"observation": (n, size), "action_mask": (n, 27)}``); an env whose episode ended
     is reset at the next step, whose action for it is ignored (Gymnasium's next-step autoreset). ``reset(seed=s)``
-    seeds env ``i`` with ``s + i``.
+    seeds env ``i`` with ``s + i``; ``reset()`` and an autoreset play each env's next game.
     """
 
     metadata = {"render_modes": ["ansi"], "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, **kwargs):
+        from golfsim.core.spec import HID_DTYPE, PUB_DTYPE, R_HID_SIZE, R_PUB_SIZE
+
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        self.envs = [GolfSoloEnv(**kwargs) for _ in range(int(num_envs))]
-        self.num_envs = int(num_envs)
-        self.render_mode = self.envs[0].render_mode
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
-        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = LegalActionsBatch(self.envs)
-        width = self.single_observation_space["observation"].shape[0]
-        self._obs = np.zeros((self.num_envs, width), dtype=np.float32)
-        self._masks = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros(self.num_envs)
-        self._terminated = np.zeros(self.num_envs, dtype=bool)
-        self._truncated = np.zeros(self.num_envs, dtype=bool)
-        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        n = self.num_envs = int(num_envs)
+        self.solo = GolfSoloEnv(**kwargs)  # checks the options and holds the bots, rules and spaces
+        self.rules, self.seat = self.solo.rules, self.solo.seat
+        self.illegal_action, self.illegal_penalty = self.solo.illegal_action, self.solo.illegal_penalty
+        self.render_mode = self.solo.render_mode
+        self.single_observation_space = self.solo.observation_space
+        self.single_action_space = self.solo.action_space
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, n)
+        self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self.action_space = LegalActionsBatch(self._masks)
+        self._packed = self.solo.match.packed
+        players = self.rules.players
+        self._pubs = np.zeros((n, int(self._packed[R_PUB_SIZE])), dtype=PUB_DTYPE)
+        self._hids = np.zeros((n, int(self._packed[R_HID_SIZE])), dtype=HID_DTYPE)
+        self._deal_rngs = np.zeros((n, 1), dtype=np.uint64)
+        self._agent_rngs = np.zeros((n, players), dtype=np.uint64)
+        self._totals = np.zeros((n, players), dtype=np.int32)
+        self._scores = np.zeros(players, dtype=np.int32)
+        self._vectors = np.zeros((n, observation.size(players)), dtype=np.float32)
+        self._rewards = np.zeros(n)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._truncated = np.zeros(n, dtype=bool)
+        self._illegal = np.zeros(n, dtype=bool)
+        self._mode = np.zeros(n, dtype=np.int64)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._seeds = np.zeros(n, dtype=np.uint64)
+        self._games = np.full(n, -1, dtype=np.int64)
+        self._error = np.zeros(7, dtype=np.int64)
+        self._env_rngs: list = [None] * n
+        self._kernel = _EnvKernel(self.solo.match.bot_table, self.seat)
+        if self.solo.ranks == "one_hot":
+            cards = card_entries(players)
+            keep = np.ones(observation.size(players), dtype=bool)
+            keep[cards] = False
+            self._keep, self._cards = np.flatnonzero(keep), cards
+
+    def _advance(self) -> bool:
+        """One kernel call; True if it refused the learner's actions (marked in ``self._illegal``)."""
+        code = self._kernel(self._packed, self._mode, self._seeds, self._games, self._actions, self._pubs,
+                            self._hids, self._deal_rngs, self._agent_rngs, self._totals, self._scores, self._rewards,
+                            self._terminated, self._truncated, self._illegal, self._vectors, self._masks,
+                            self._error)
+        if code == ILLEGAL_OUTSIDE:
+            return True
+        if code != OK:
+            env, seat, bad, phase = (int(x) for x in self._error[:4])
+            raise IllegalActionError(
+                f"agent {self.solo.match.bots[seat].label!r} (seat {seat}) of env {env} returned action {bad} "
+                f"({action_name(bad)}), not legal in the {PHASE_NAMES[phase]} phase")
+        return False
 
     def _batch(self):
-        return {"observation": self._obs.copy(), "action_mask": self._masks.copy()}
+        if self.solo.ranks == "codes":
+            vectors = self._vectors.copy()
+        else:
+            codes = self._vectors[:, self._cards].astype(np.int64)
+            hot = (codes[:, :, None] == np.arange(NUM_RANKS)).reshape(self.num_envs, -1)
+            vectors = np.concatenate([self._vectors[:, self._keep], hot.astype(np.float32)], axis=1)
+        return {"observation": vectors, "action_mask": self._masks.copy()}, self._masks.copy()
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        if seed is not None:
-            self.action_space.seed(seed)
-        seeds = [None] * self.num_envs if seed is None else [int(seed) + i for i in range(self.num_envs)]
-        for i, env in enumerate(self.envs):
-            obs, _ = env.reset(seed=seeds[i])
-            self._obs[i] = obs["observation"]
-            self._masks[i] = obs["action_mask"]
-        self._needs_reset[:] = False
-        return self._batch(), {"action_mask": self._masks.copy()}
+        """Start every env's next game: with ``seed`` an int, env ``i``'s game 0 under ``seed + i``; with a list of
+        ``num_envs`` seeds (``None`` entries allowed), each env's own; without, each env's next game."""
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"give one seed per env: {self.num_envs} seeds, got {len(seed)}")
+            seeds = list(seed)
+            super().reset(seed=None)
+        else:
+            seeds = [None if seed is None else int(seed) + i for i in range(self.num_envs)]
+            super().reset(seed=seed)
+            if seed is not None:
+                self.action_space.seed(seed)
+        for i, env_seed in enumerate(seeds):  # as Match.next_game: game 0 under a seed, else the env's next game
+            if env_seed is not None:
+                self._seeds[i] = check_seed(env_seed)
+                self._games[i] = 0
+                self._env_rngs[i], _ = seeding.np_random(int(env_seed))
+            elif self._games[i] < 0:
+                self._seeds[i] = first_seed()
+                self._games[i] = 0
+            else:
+                self._games[i] += 1
+        self._mode[:] = START
+        self._advance()
+        self._illegal[:] = False
+        obs, masks = self._batch()
+        return obs, {"action_mask": masks}
 
     def step(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"give one action per env: {self.num_envs} actions, got shape {actions.shape}")
-        illegal = np.zeros(self.num_envs, dtype=bool)
-        for i, env in enumerate(self.envs):
-            if self._needs_reset[i]:
-                obs, _ = env.reset()
-                reward, terminated, truncated = 0.0, False, False
-            else:
-                obs, reward, terminated, truncated, info = env.step(int(actions[i]))
-                illegal[i] = info["illegal_action"]
-            self._obs[i] = obs["observation"]
-            self._masks[i] = obs["action_mask"]
-            self._rewards[i] = reward
-            self._terminated[i] = terminated
-            self._truncated[i] = truncated
-        self._needs_reset[:] = self._terminated | self._truncated
-        info = {"action_mask": self._masks.copy(), "illegal_action": illegal}
-        return self._batch(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), info
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions are whole numbers from 0 to {NUM_ACTIONS - 1}, got dtype {actions.dtype}")
+        self._actions[:] = actions
+        if self._advance():
+            self._illegal_step(actions)
+        obs, masks = self._batch()
+        info = {"action_mask": masks, "illegal_action": self._illegal.copy()}
+        return obs, self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), info
+
+    def _illegal_step(self, actions) -> None:
+        """The step whose actions the kernel found illegal in the envs ``self._illegal`` marks, per
+        ``illegal_action`` (nothing has been played yet)."""
+        illegal = np.flatnonzero(self._illegal)
+        if self.illegal_action == "raise":
+            i = int(illegal[0])
+            a = int(actions[i])
+            shown = action_name(a) if 0 <= a < NUM_ACTIONS else "no action"
+            choices = ", ".join(f"{c} ({action_name(c)})" for c in np.flatnonzero(self._masks[i]))
+            raise ValueError(f"env {i}: action {a} ({shown}) is not legal for player {self.seat}; legal: {choices}")
+        for i in illegal:
+            if self.illegal_action == "end":
+                self._mode[i] = SKIP
+                continue
+            if self._env_rngs[i] is None:
+                self._env_rngs[i], _ = seeding.np_random()
+            self._actions[i] = int(self._env_rngs[i].choice(np.flatnonzero(self._masks[i])))
+        self._advance()
+        if self.illegal_action == "end":  # the kernel left these envs (and their last reward) as they were
+            self._rewards[illegal] = -self.illegal_penalty
+            self._terminated[illegal] = True
+            self._truncated[illegal] = False
+            self._mode[illegal] = NEXT
+        else:
+            self._rewards[illegal] -= self.illegal_penalty
+        self._illegal[illegal] = True
 
     def render(self):
         if self.render_mode is None:
             return None
-        return tuple(env.render() for env in self.envs)
+        labels = [b.label if b is not None else "outside" for b in self.solo.match.bots]
+        return tuple(render_table(self.rules, self._packed, self._pubs[i], self._totals[i], labels,
+                                  bool(self._mode[i] == NEXT)) for i in range(self.num_envs))
+
+
+class _EnvKernel:
+    """The compiled :func:`~golfsim.kernels.in_flight_env.step_envs` bound to one table's bots (by address, or in
+    plain Python under ``NUMBA_DISABLE_JIT=1``)."""
+
+    def __init__(self, bots, seat: int):
+        import numba
+
+        from golfsim._numba import pointers
+        from golfsim.kernels import in_flight_env
+
+        self.bots, self.seat = bots, np.int64(seat)
+        if numba.config.DISABLE_JIT:
+            self.kernel, self.agents = in_flight_env.step_in, bots.agent_fns
+        elif pointers.AVAILABLE:
+            self.kernel, self.agents = in_flight_env.step_envs, bots.addresses
+        else:  # pragma: no cover -- depends on the installed Numba (golfsim._numba.pointers)
+            self.kernel, self.agents = in_flight_env.step_envs_passing_functions, bots.agent_fns
+
+    def __call__(self, packed, *arrays) -> int:
+        b = self.bots
+        return int(self.kernel(packed, b.bot_ids, b.params, self.agents, b.is_bot, self.seat, *arrays))
 
 
 if ENV_ID not in gymnasium.registry:

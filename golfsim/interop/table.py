@@ -29,6 +29,7 @@ from golfsim.core.spec import (
     HELD,
     HID_DTYPE,
     HOLD,
+    HOLE,
     NUM_ACTIONS,
     PHASE,
     PHASE_NAMES,
@@ -253,21 +254,28 @@ class Match:
     # ---------------------------------------------------------------- text
     def render(self) -> str:
         """The table as an onlooker sees it (face-down cards as ``?``; a drawn card is not shown)."""
-        p = self.rules.players
-        ov = int(self.packed[R_OFF_VIEW])
-        view = self.pub[ov: ov + 6 * p].reshape(p, 6)
-        vec = self.observe(0, private=False)
-        top = int(vec[observation.TOP_AT])
-        state = "game over" if self.over else f"player {self.current} to move ({self.phase})"
-        lines = [f"hole {self.hole + 1}/{self.rules.holes}, turn {int(self.pub[TURN])}, {state}",
-                 f"stock {int(self.pub[STOCK_N])} cards, discard top {rank_name(top) if top >= 0 else '-'}"
-                 + (", a drawn card is held" if self.pub[PHASE] == HOLD and self.pub[HELD] >= 0 else "")]
-        for seat in range(p):
-            marker = "*" if seat == self.current and not self.over else " "
-            who = self.bots[seat].label if self.bots[seat] is not None else "outside"
-            lines.append(f"{marker} player {seat} ({who}): {format_layout(view[seat], view[seat] >= 0)}"
-                         f"   total {int(self.totals[seat])}")
-        return "\n".join(lines)
+        labels = [b.label if b is not None else "outside" for b in self.bots]
+        return render_table(self.rules, self.packed, self.pub, self.totals, labels, self.over)
+
+
+def render_table(rules: Rules, packed: np.ndarray, pub: np.ndarray, totals, labels: Sequence[str], over: bool) -> str:
+    """One deal's table (``pub``) as an onlooker sees it, with each seat's ``labels`` entry and game total."""
+    p = rules.players
+    ov = int(packed[R_OFF_VIEW])
+    view = pub[ov: ov + 6 * p].reshape(p, 6)
+    vec = np.zeros(observation.size(p), dtype=np.float32)
+    observation.encode(pub, packed, 0, 0, vec)
+    top = int(vec[observation.TOP_AT])
+    current = int(pub[CURRENT])
+    state = "game over" if over else f"player {current} to move ({PHASE_NAMES[int(pub[PHASE])]})"
+    lines = [f"hole {int(pub[HOLE]) + 1}/{rules.holes}, turn {int(pub[TURN])}, {state}",
+             f"stock {int(pub[STOCK_N])} cards, discard top {rank_name(top) if top >= 0 else '-'}"
+             + (", a drawn card is held" if pub[PHASE] == HOLD and pub[HELD] >= 0 else "")]
+    for seat in range(p):
+        marker = "*" if seat == current and not over else " "
+        lines.append(f"{marker} player {seat} ({labels[seat]}): {format_layout(view[seat], view[seat] >= 0)}"
+                     f"   total {int(totals[seat])}")
+    return "\n".join(lines)
 
 
 def rules_from_options(players: int, holes: int, options: dict) -> Rules:

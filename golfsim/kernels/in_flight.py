@@ -168,3 +168,19 @@ def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observatio
         randoms[n] = uniform(agent_rngs[s], seat)
         n += 1
     return n
+
+
+@njit(cache=True, _nrt=False)
+def gather_masks(rules, pubs, slot_game, actions, seat, slots, masks):
+    """For every slot whose ``seat`` must decide and has no action yet: its index into ``slots`` and its legal-action
+    mask into ``masks``; returns how many. (Unlike :func:`gather_decisions`, nothing is drawn from the agent
+    streams.)"""
+    n = 0
+    for s in range(slot_game.shape[0]):
+        pub = pubs[s]
+        if slot_game[s] < 0 or pub[PHASE] == DONE or pub[CURRENT] != seat or actions[s] >= 0:
+            continue
+        slots[n] = s
+        legal_mask(pub, rules, masks[n])
+        n += 1
+    return n

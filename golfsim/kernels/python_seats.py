@@ -8,7 +8,8 @@ for its decisions:
 
 - a *batched* agent (:func:`golfsim.agents.base.register_batched_agent`) once per step, with the observation
   vectors and masks of every slot waiting for it (:class:`~golfsim.agents.base.DecisionBatch`);
-- a *plain-Python* agent once per decision, with the observation dict of ``GolfEnv.observe``. A policy with a
+- a *plain-Python* agent once per decision, with the observation of ``GolfEnv.observe`` as a
+  :class:`~golfsim.game.lazy.LazyObservation` (each field built when the policy first reads it). A policy with a
   ``reset(seed, game, seat)`` method keeps state through a game, so its games are played one at a time, each
   after its ``reset``, exactly as :meth:`golfsim.game.game.Game.play` does; a policy without one decides for
   many games in flight.
@@ -27,7 +28,6 @@ from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, DecisionBatch
 from golfsim.agents.dispatch import AgentFunctions, pointer_function
 from golfsim.core.errors import IllegalActionError, check_agent_errors
 from golfsim.core.spec import (
-    CURRENT,
     HID_DTYPE,
     HOLE,
     NUM_ACTIONS,
@@ -40,24 +40,22 @@ from golfsim.core.spec import (
 )
 from golfsim.core.worlds import sight_size
 from golfsim.game import observation
-from golfsim.game.game import PythonAgent, observe
+from golfsim.game.game import PythonAgent
+from golfsim.game.lazy import LazyObservation
 from golfsim.kernels import bot_loop
-from golfsim.kernels.in_flight import advance_in, advance_slots, advance_slots_passing_functions, gather_decisions
+from golfsim.kernels.in_flight import (
+    advance_in,
+    advance_slots,
+    advance_slots_passing_functions,
+    gather_decisions,
+    gather_masks,
+)
 
 BATCHED_SLOTS = 1024
 """Games in flight for a table with a batched agent: each policy call decides for up to this many games."""
 
 PYTHON_SLOTS = 64
 """Games in flight for plain-Python agents without a ``reset``: one compiled call advances them all."""
-
-
-class _SlotView:
-    """What :func:`golfsim.game.game.observe` reads of one slot (``pub``, ``packed``, ``rules``)."""
-
-    __slots__ = ("pub", "packed", "rules")
-
-    def __init__(self, pub, packed, rules):
-        self.pub, self.packed, self.rules = pub, packed, rules
 
 
 def _seat_players(table):
@@ -195,7 +193,6 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
     mask_buf = np.zeros((n_slots, NUM_ACTIONS), dtype=np.uint8)
     random_buf = np.zeros(n_slots, dtype=np.float64)
     index_buf = np.zeros(n_slots, dtype=np.int64)
-    views = [_SlotView(pubs[s], packed, rules) for s in range(n_slots)]
 
     while advance():
         check_agent_errors(errors, labels, first_game)
@@ -210,14 +207,16 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
                     _decide_batch(policy, labels[seat], seat, rules, n, index_buf, obs_buf, mask_buf, random_buf,
                                   slot_game, first_game, pubs, actions)
                 continue
-            for s in np.flatnonzero((slot_game >= 0) & (pubs[:, CURRENT] == seat) & (actions < 0)):
+            n = gather_masks(packed, pubs, slot_game, actions, seat, index_buf, mask_buf)
+            for k in range(n):
+                s = int(index_buf[k])
                 game = first_game + int(slot_game[s])
                 if started[s, seat] != game:
                     policy.reset(agent_seed, game, seat)
                     started[s, seat] = game
-                obs = observe(views[s], seat)
-                action = _as_action(_act(policy, obs, seat))
-                if action is None or not 0 <= action < NUM_ACTIONS or not obs["action_mask"][action]:
+                mask = mask_buf[k].copy()
+                action = _as_action(_act(policy, LazyObservation(pubs[s], packed, rules, seat, mask), seat))
+                if action is None or not 0 <= action < NUM_ACTIONS or not mask[action]:
                     raise _illegal(policy.label, seat, action, pubs[s], game)
                 actions[s] = action
     check_agent_errors(errors, labels, first_game)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 import golfsim
+from golfsim.agents import plugins
 from golfsim.sweep.cells import _atomic_write, _write_json
 from golfsim.sweep.config import _RULE_OPTIONS, METRICS, Cell, SweepPlan, _show
 
@@ -110,7 +111,7 @@ def _config(plan: SweepPlan, done, fingerprint: str, out: Path, status: str) -> 
         "request": plan.request,
         "config_file": plan.where if plan.text is not None else None,
         "config_text": plan.text,
-        "command": f"golfsim sweep {source} --out {out}",
+        "command": plugins.rerun_command(f"golfsim sweep {source} --out {out}"),
         "behaviour_fingerprint": fingerprint,
         "status": status,
         "partial": complete < len(plan.cells),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from golfsim import stats
+from golfsim.agents import plugins
 from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
@@ -230,14 +231,15 @@ def rule_flags(rules: Rules) -> list[str]:
 def rerun_command(labels: Sequence[str], specs: Sequence[str], rules: Rules, games: int, seed: int, schedule: str,
                   anchor: str | None, seating: str, confidence: float) -> str:
     """The ``golfsim tournament`` command that plays the same tournament again, every option that matters spelled
-    out (the seating and the confidence always, since the command line's defaults depend on the player count)."""
+    out (the seating and the confidence always, since the command line's defaults depend on the player count),
+    after ``GOLFSIM_AGENT_MODULES=...`` when user agent modules were loaded through it."""
     cmd = ["golfsim", "tournament", "--agents", ",".join(specs), "--players", str(rules.players),
            "--games", str(games), "--seed", str(seed), "--schedule", schedule, "--seating", seating,
            "--confidence", repr(float(confidence))]
     if anchor is not None:
         cmd += ["--anchor", anchor]
     cmd += rule_flags(rules)
-    return shlex.join(cmd)
+    return plugins.rerun_command(shlex.join(cmd))
 
 
 @dataclass

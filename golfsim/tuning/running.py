@@ -16,6 +16,7 @@ import pandas as pd
 
 import golfsim
 from golfsim import stats
+from golfsim.agents import plugins
 from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
@@ -365,4 +366,4 @@ def _command(baseline, field_strings, space, rules: Rules, trials, games, eval_g
            str(eval_games), "--seed", str(seed)]
     if startup_trials != 10:
         cmd += ["--startup-trials", str(startup_trials)]
-    return shlex.join(cmd + rule_flags(rules))
+    return plugins.rerun_command(shlex.join(cmd + rule_flags(rules)))

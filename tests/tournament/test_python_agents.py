@@ -4,6 +4,7 @@ processes and on a Dask LocalCluster, and through the command line as a user run
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -70,14 +71,22 @@ def cli(*args, timeout=600):
                           timeout=timeout, cwd=ROOT)
 
 
-def test_the_command_line_tournament_seats_python_and_batched_agents():
+def test_the_command_line_tournament_seats_python_and_batched_agents(tmp_path):
     run = cli("tournament", "--agents", "cautious,linear,greedy", "--games", "20", "--holes", "1", "--seed", "2",
               "--quiet", "--format", "json", "--threads", "1")
     assert run.returncode == 0, run.stderr
     doc = json.loads(run.stdout)
     assert {r["agent"] for r in doc["standings"]} == {"cautious", "linear", "greedy"}
     assert doc["summary"]["games_played"] == 3 * 2 * 20
-    assert doc["config"]["command"].startswith("golfsim tournament --agents cautious,linear,greedy ")
+    command = doc["config"]["command"]
+    assert command.startswith(f"{ENV_VAR}={shlex.quote(MODULES)} golfsim tournament --agents cautious,linear,greedy ")
+    # the recorded command (asked for JSON) reruns as written, in a shell without the variable set and in another folder
+    env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    again = subprocess.run(["bash", "-c", command + " --format json --quiet"], capture_output=True, text=True,
+                           env=env, timeout=600, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["standings"] == doc["standings"]
 
 
 def test_a_raising_python_agent_is_one_line_on_the_command_line(tmp_path):
