@@ -3,13 +3,15 @@
 A cold first run compiles the agents and the game kernel for a minute or more before any game is played (later
 runs load the cache, see :mod:`golfsim._numba.jit`). :func:`watch` listens to Numba's ``numba:compile`` events, so
 :func:`current` knows the outermost function being compiled in any thread. :class:`CompileLine` shows it on stderr
-while a command runs: in a terminal, a live line with the elapsed time, redrawn every half second. A pipe or a file
+while a command runs: in a terminal, a line drawn the moment a compile starts (a compile shorter than the
+half-second redraw is seen too) and cleared when it ends, its elapsed time redrawn every half second. A pipe or a file
 gets nothing, so machine formats and one-line errors stay as they are. The progress bar
 (:class:`golfsim.runs.progress.CountBar`) pauses the line and shows the same in its description column.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 import time
@@ -48,18 +50,31 @@ def watch() -> None:
         def on_start(self, ev):
             with _lock:
                 _state["depth"] += 1
-                if _state["depth"] == 1:
+                first = _state["depth"] == 1
+                if first:
                     _state["label"] = _label(ev.data.get("dispatcher"))
                     _state["since"] = time.monotonic()
                     _state["count"] += 1
+            if first:
+                _redraw_now()
 
         def on_end(self, ev):
             with _lock:
                 _state["depth"] = max(0, _state["depth"] - 1)
-                if _state["depth"] == 0:
+                over = _state["depth"] == 0
+                if over:
                     _state["label"] = None
+            if over:
+                _redraw_now()
 
     event.register("numba:compile", Listener())
+
+
+def _redraw_now() -> None:
+    # in the compiling thread, outside _lock: the half-second redraw alone missed compiles that fell between two
+    line = _line
+    if line is not None:
+        line._redraw()
 
 
 def current() -> tuple[str, float] | None:
@@ -113,6 +128,8 @@ class CompileLine:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._shown = ""
+        # the redraw thread and a compiling thread (at a compile's start and end) both write the line
+        self._writing = threading.RLock()
 
     def __enter__(self):
         global _line
@@ -134,36 +151,41 @@ class CompileLine:
         self.paused = False
 
     def _clear(self) -> None:
-        if self.terminal and self._shown:
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
-            self._shown = ""
+        with self._writing:
+            if self.terminal and self._shown:
+                self.stream.write("\r\x1b[2K")
+                self.stream.flush()
+                self._shown = ""
+
+    def _redraw(self) -> None:
+        """Show :func:`describe` now if it changed (nothing while paused or not a terminal)."""
+        if self.paused or not self.terminal:
+            return
+        with self._writing:  # read under the lock too: a compile's end must not be overwritten by its older text
+            text = describe()[: max(20, shutil.get_terminal_size().columns - 1)]
+            if self.paused or text == self._shown:
+                return
+            if text:
+                self.stream.write("\r\x1b[2K" + text)
+                self.stream.flush()
+                self._shown = text
+            else:
+                self._clear()
 
     def _draw(self) -> None:
         while not self._stop.wait(0.5):
-            if self.paused:
-                continue
-            import shutil
-
-            text = describe()[: max(20, shutil.get_terminal_size().columns - 1)]
-            if text != self._shown:
-                if text:
-                    self.stream.write("\r\x1b[2K" + text)
-                    self.stream.flush()
-                    self._shown = text
-                else:
-                    self._clear()
+            self._redraw()
 
     def __exit__(self, *exc):
         global _line
         if not self.enabled:
             return False
+        if _line is self:  # first, so a compile starting in another thread draws nothing after the clear below
+            _line = None
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
         self._clear()
-        if _line is self:
-            _line = None
         return False
 
 
