@@ -9,6 +9,8 @@ import pytest
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.learned import WEIGHTS
+from golfsim.agents.learned.policy import action_values
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_RANKS, value
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (
@@ -29,8 +31,6 @@ from golfsim.core.rules import (
     Rules,
 )
 from golfsim.kernels.simulate import work_arrays
-from golfsim.learning.policy import action_values
-from golfsim.learning.value import NUM_FEATURES, NUM_RANKS, value
 from tests.agents.test_agent_legality import VARIANTS
 
 SEED = 23

@@ -1,8 +1,8 @@
 """The decision of the learned player: the move whose afterstate has the best expected learned value.
 
-At each decision the player values, with :mod:`golfsim.learning.value`, the state its move leaves (lower is better:
-its expected deal score less the opponents' mean), and where chance comes between the move and that state it takes
-the expectation over the card chance brings (one-ply expectimax):
+At each decision the player values, with :mod:`golfsim.agents.learned.value`, the state its move leaves (lower is
+better: its expected deal score less the opponents' mean), and where chance comes between the move and that state
+it takes the expectation over the card chance brings (one-ply expectimax):
 
 - Start of turn: taking the top discard to each position (a covered face-down card goes to the discard pile, its
   worth to the next player taken in expectation over the unseen cards); drawing, valued as the expectation over the
@@ -14,7 +14,7 @@ the expectation over the card chance brings (one-ply expectimax):
   ``must``: the best flip).
 - Flip after a throw: the flip (or, with ``may``, the pass) with the best expected value; ties to the pass.
 - Opening flips: position 0, then position 1 (position 3 with ``opening_flips=same_column``), as ev does.
-- A move that ends the deal is valued exactly (:func:`golfsim.learning.value.terminal_value`), which is what
+- A move that ends the deal is valued exactly (:func:`golfsim.agents.learned.value.terminal_value`), which is what
   decides going out. Once the deal has stalled (two recycles or half of ``turn_cap``), covering or turning up a
   face-down card earns ``STALL_HIDDEN`` points, as with ev, so that deals end.
 
@@ -30,6 +30,26 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import STALL_HIDDEN, opening_flip, stalled
+from golfsim.agents.learned.value import (
+    F_GAIN,
+    F_OPP,
+    F_OWN,
+    F_STALL,
+    LAYOUT_FEATURES,
+    NUM_RANKS,
+    SLOT_FINAL,
+    SLOT_OUT,
+    SLOTS,
+    add_layout_features,
+    card_counts,
+    column_dot,
+    column_expectation,
+    hidden_dot,
+    next_gains,
+    opponents_expectation,
+    running_row,
+    unseen_gain,
+)
 from golfsim.core.engine import face_down_count, is_legal, top_discard
 from golfsim.core.rng import below, uniform
 from golfsim.core.spec import (
@@ -58,26 +78,6 @@ from golfsim.core.spec import (
     THROW_DRAWN,
 )
 from golfsim.core.worlds import stack_float64
-from golfsim.learning.value import (
-    F_GAIN,
-    F_OPP,
-    F_OWN,
-    F_STALL,
-    LAYOUT_FEATURES,
-    NUM_RANKS,
-    SLOT_FINAL,
-    SLOT_OUT,
-    SLOTS,
-    add_layout_features,
-    card_counts,
-    column_dot,
-    column_expectation,
-    hidden_dot,
-    next_gains,
-    opponents_expectation,
-    running_row,
-    unseen_gain,
-)
 
 BIG = 1e18
 
