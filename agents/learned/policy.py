@@ -16,7 +16,8 @@ it takes the expectation over the card chance brings (one-ply expectimax):
 - Opening flips: position 0, then position 1 (position 3 with ``opening_flips=same_column``), as ev does.
 - A move that ends the deal is valued exactly (:func:`golfsim.agents.learned.value.terminal_value`), which is what
   decides going out. Once the deal has stalled (two recycles or half of ``turn_cap``), covering or turning up a
-  face-down card earns ``STALL_HIDDEN`` points, as with ev, so that deals end.
+  face-down card earns ``STALL_HIDDEN`` points, as with ev, so that deals end; from half of ``turn_cap`` on, only
+  moves that cover or turn up a face-down card are played (:func:`must_progress`), so that every deal ends.
 
 The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
 trained, the agent ``learned`` the shipped ones. Nothing here allocates.
@@ -71,11 +72,13 @@ from golfsim.core.spec import (
     R_OFF_VIEW,
     R_PLAYERS,
     R_REVEAL,
+    R_TURN_CAP,
     REVEAL,
     START,
     STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
+    TURN,
 )
 from golfsim.core.worlds import stack_float64
 
@@ -260,6 +263,63 @@ def random_legal(pub, rules, agent_rng):
     return -1
 
 
+@leaf
+def must_progress(pub, rules):
+    """True once half of ``turn_cap`` turns are gone with nobody out: from then on every move covers or turns up a
+    face-down card (:func:`progress_move`).
+
+    Why no bonus suffices: a deal can reach a position where every seat's last face-down card is known to pair its
+    face-up partner (the unseen cards are all of that rank), so each seat's only ways to end the deal -- covering
+    that card -- break a sure pair, while the turn cap's outcome (the deal scored as it stands, the pairs
+    completed) is better for every seat than any move that ends it. Valuing that outcome honestly makes the
+    cycle rational, and breaking the pair can cost more (up to twenty points) than the ``STALL_HIDDEN`` bonus
+    gives: in 15 of a million deals under ``one_last_turn`` (the soak's seed 31) both seats drew and threw until
+    the cap. The cap is a safeguard of the simulator, not a rule of the game, and a truncated deal is a failure;
+    so once half of it is gone, progress comes first and the value only ranks the moves that make progress."""
+    return pub[ENDER] < 0 and 2 * pub[TURN] >= rules[R_TURN_CAP]
+
+
+@hot
+def progress_move(pub, rules, w, ctx, gains, top):
+    """The best move (by value) among those that cover or turn up one of the mover's face-down cards; -1 when the
+    player has none face down. Every deal therefore ends within six turns of each seat once they are forced."""
+    if ctx.h == 0:
+        return -1
+    phase = pub[PHASE]
+    best = BIG
+    action = -1
+    if phase == HOLD:
+        card = pub[HELD]
+        if rules[R_DISCARD_FLIP] != 0:  # a throw is followed by a flip, which the flip phase below forces
+            k, flip = best_flip(pub, rules, w, ctx, gains[card])
+            best = flip
+            action = THROW_DRAWN
+        for k in range(6):
+            if pub[ctx.base + k] < 0:
+                v = place_value(pub, rules, w, ctx, gains, card, k)
+                if v < best:
+                    best = v
+                    action = PLACE_DRAWN + k
+        return action
+    if phase == FLIP_PHASE:
+        k, flip = best_flip(pub, rules, w, ctx, gains[top])
+        return FLIP + k
+    if phase == START:
+        for k in range(6):
+            if pub[ctx.base + k] < 0:
+                v = place_value(pub, rules, w, ctx, gains, top, k)
+                if v < best:
+                    best = v
+                    action = TAKE_DISCARD + k
+                if rules[R_REVEAL] == 1:
+                    v = revealed_value(pub, rules, w, ctx, k, gains[top])
+                    if v < best:
+                        best = v
+                        action = REVEAL + k
+        return action
+    return -1
+
+
 @hot
 def decide(pub, rules, w, player, agent_rng, explore):
     """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
@@ -273,6 +333,10 @@ def decide(pub, rules, w, player, agent_rng, explore):
     opp = stack_float64(LAYOUT_FEATURES)
     ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)
+    if must_progress(pub, rules):
+        forced = progress_move(pub, rules, w, ctx, gains, top)
+        if forced >= 0:
+            return forced
     if phase == HOLD:
         card = pub[HELD]
         best = throw_value(pub, rules, w, ctx, gains, card)
