@@ -23,6 +23,8 @@ The weights are compiled into the agent as constants; the Numba cache is keyed b
 from __future__ import annotations
 
 from golfsim._numba.jit import hot
+from golfsim.agents.base import Param
+from golfsim.agents.learned.deep import decide_deep
 from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.policy import decide
 
@@ -30,10 +32,21 @@ WEIGHTS, MODEL = load_model(SHIPPED)
 """The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document."""
 
 
+PARAMS = (
+    Param("depth", 1.0, "search depth: 1 the one-ply expectimax; 2 also the cards chance brings next and the "
+                        "opponent's reply (two players; three or more play depth 1)", low=1, high=2, kind="int",
+          minimum=1, maximum=2),
+)
+"""``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays depth 1)."""
+
+
 @hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
-    return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+    action = decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+    if params[0] >= 2.0:
+        return decide_deep(pub, rules, WEIGHTS, player, action)
+    return action
 
 
 def register_learned_agent() -> None:
@@ -41,4 +54,5 @@ def register_learned_agent() -> None:
     from golfsim.agents.base import register_compiled_agent
 
     register_compiled_agent("learned", "one-ply expectimax on a value learned by self-play (golfsim learn): the "
-                                       "move with the best expected afterstate value", learned_act)
+                                       "move with the best expected afterstate value", learned_act,
+                            params=PARAMS)
