@@ -75,7 +75,7 @@ PACKAGES = _package_folders()
 CACHE_PREFIX = "golfsim-"
 
 
-KEYED_DATA = ("learning/models/*.json",)
+KEYED_DATA = ("learned/models/*.json", "agents/learned/models/*.json")
 """Data files compiled into agents as constants (the learned player's weights), keyed like the sources."""
 
 

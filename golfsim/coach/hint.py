@@ -12,7 +12,7 @@ each played to the end of the deal with ev in every seat, the same worlds and ro
   error, and the standard error of its paired difference from the best action (common random numbers make this
   smaller than either action's own error when the actions' futures stay alike: it says whether the ranking can be
   trusted);
-- the learned player's value of the action (:func:`golfsim.learning.policy.action_values`: its expected deal
+- the learned player's value of the action (:func:`golfsim.agents.learned.policy.action_values`: its expected deal
   score less the opponents' mean after the move, under the shipped weights), and whether it would play it;
 - ev's own value of the action (:func:`golfsim.agents.expected_value.ev_action_values`: the value of the layout the move
   leaves, its expected score from what is known less the chance of pairs to come, with ev's tips), and whether ev
@@ -223,9 +223,10 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
 
 
 def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[np.ndarray, int]:
-    """The learned player's value of every action (:func:`golfsim.learning.policy.action_values`) and its choice."""
+    """The learned player's value of every action (:func:`golfsim.agents.learned.policy.action_values`) and its
+    choice."""
     from golfsim.agents.learned import WEIGHTS
-    from golfsim.learning.policy import action_values, decide
+    from golfsim.agents.learned.policy import action_values, decide
 
     values = np.zeros(NUM_ACTIONS, dtype=np.float64)
     action_values(pub, packed, WEIGHTS, np.int64(player), values)

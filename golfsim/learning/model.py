@@ -1,9 +1,8 @@
-"""Weight files of the learned value: JSON with the weights, the feature and row names, and how they were made.
+"""Writing weight files of the learned value (the format is read by :mod:`golfsim.agents.learned.model`).
 
 A model file holds ``weights`` (``NUM_ROWS`` lists of ``NUM_FEATURES`` numbers), ``features`` and ``rows`` (the
-names, checked on reading so that a file from another feature layout is refused), ``command`` (the exact command
-that made it) and ``training`` (its settings and sample counts). The shipped model is
-``golfsim/learning/models/learned.json`` (:data:`SHIPPED`).
+names), ``command`` (the exact command that made it) and ``training`` (its settings and sample counts). The
+shipped model is ``agents/learned/models/learned.json`` (installed as ``golfsim/agents/learned/models/``).
 """
 
 from __future__ import annotations
@@ -15,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-SHIPPED = Path(__file__).resolve().parent / "models" / "learned.json"
-"""The model the agent ``learned`` plays with."""
+from golfsim.agents.learned.model import MODEL_FORMAT
+from golfsim.agents.learned.value import FEATURE_NAMES, ROW_NAMES
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -47,10 +46,8 @@ def publish(tmp: str | Path, path: Path) -> None:
 
 def model_json(weights: np.ndarray, command: str, training: dict) -> str:
     """The text of a model file."""
-    from golfsim.learning.value import FEATURE_NAMES, ROW_NAMES  # here: golfsim.agents imports this module
-
     doc = {
-        "format": "golfsim learned value 1",
+        "format": MODEL_FORMAT,
         "command": command,
         "features": list(FEATURE_NAMES),
         "rows": list(ROW_NAMES),
@@ -63,26 +60,3 @@ def model_json(weights: np.ndarray, command: str, training: dict) -> str:
 def save_model(path: Path, weights: np.ndarray, command: str, training: dict) -> None:
     """Write a model file atomically."""
     atomic_write_text(path, model_json(weights, command, training))
-
-
-def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
-    """The weights ``(NUM_ROWS, NUM_FEATURES)`` of a model file and its whole document.
-
-    Raises
-    ------
-    ValueError
-        When the file is missing, not a model file, or made for another feature layout.
-    """
-    from golfsim.learning.value import FEATURE_NAMES, NUM_FEATURES, NUM_ROWS, ROW_NAMES
-
-    path = Path(path)
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise ValueError(f"cannot read the model file {path}: {e}") from None
-    if not isinstance(doc, dict) or doc.get("features") != list(FEATURE_NAMES) or doc.get("rows") != list(ROW_NAMES):
-        raise ValueError(f"{path} is not a model for this version's features (golfsim learn makes one)")
-    weights = np.asarray(doc["weights"], dtype=np.float64)
-    if weights.shape != (NUM_ROWS, NUM_FEATURES) or not np.all(np.isfinite(weights)):
-        raise ValueError(f"{path}: weights must be {NUM_ROWS} rows of {NUM_FEATURES} finite numbers")
-    return np.ascontiguousarray(weights), doc

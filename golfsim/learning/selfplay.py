@@ -2,10 +2,10 @@
 
 Self-play (:func:`self_play_chunk`)
 -----------------------------------
-Every seat plays :func:`golfsim.learning.policy.decide` under the current weights. After each of a player's turns
+Every seat plays :func:`golfsim.agents.learned.policy.decide` under the current weights. After each of a player's turns
 that leaves the deal running, the features of the state from that player's point of view are kept
-(:func:`golfsim.learning.value.features`), with the current value of that state. When the deal is over, each of the
-player's states gets its *lambda-return* as a target, computed backwards from the deal's outcome ``D`` (the
+(:func:`golfsim.agents.learned.value.features`), with the current value of that state. When the deal is over, each of
+the player's states gets its *lambda-return* as a target, computed backwards from the deal's outcome ``D`` (the
 player's deal score less the opponents' mean): the last state's target is ``D`` and each earlier one's is
 ``(1 - lam) V(next state) + lam * target(next state)`` (TD(lambda) in its forward view; ``lam = 1`` gives plain
 Monte-Carlo returns). Nothing is stored beyond the deal: each target goes straight into the normal equations of a
@@ -28,11 +28,11 @@ import numpy as np
 from numba import njit
 
 from golfsim.agents.expected_value import ev_act
+from golfsim.agents.learned.policy import decide
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_RANKS, features
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.spec import CURRENT, DONE, END_REASON, OPEN, PHASE, R_PLAYERS, R_TURN_CAP, TRUNCATED, TURN
-from golfsim.learning.policy import decide
-from golfsim.learning.value import NUM_FEATURES, NUM_RANKS, features
 
 STAT_DEALS, STAT_TRUNCATED, STAT_ERRORS, STAT_SAMPLES, STAT_SQUARED_ERROR, STAT_TURNS = range(6)
 NUM_STATS = 6

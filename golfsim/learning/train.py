@@ -4,7 +4,7 @@ Each generation plays ``games`` deals of self-play with the current weights (:mo
 spread over the training tables (:data:`TABLES`: two and four players, both end rules), and gathers the normal
 equations of a least-squares fit of every kept state's features to its lambda-return. The equations of earlier
 generations are kept with weight ``memory`` (their states came from older policies), and the new weights are the
-ridge solution pulled towards the prior (:func:`golfsim.learning.value.prior_weights`), row by row; a row with
+ridge solution pulled towards the prior (:func:`golfsim.agents.learned.value.prior_weights`), row by row; a row with
 fewer than ``MIN_ROW_SAMPLES`` states keeps the prior. Policy evaluation and improvement alternate: the next
 generation plays with the new weights.
 
@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
 from golfsim.core.rules import Rules
 from golfsim.learning.model import atomic_write_text, publish, save_model
-from golfsim.learning.value import NUM_FEATURES, NUM_ROWS, prior_weights
 from golfsim.runs.interrupts import held_signals
 
 TABLES = ((2, "immediate", 0.3), (2, "one_last_turn", 0.3), (4, "immediate", 0.2), (4, "one_last_turn", 0.2))

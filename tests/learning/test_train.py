@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golfsim.learning.model import SHIPPED, load_model, save_model
+from golfsim.agents.learned.model import SHIPPED, load_model
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
+from golfsim.learning.model import save_model
 from golfsim.learning.train import LearnConfig, load_checkpoint, train
-from golfsim.learning.value import NUM_FEATURES, NUM_ROWS, prior_weights
 
 TINY = LearnConfig(seed=5, generations=2, games=400, eval_deals=4)  # enough states for some rows to be fitted
 
@@ -115,4 +116,4 @@ def test_the_shipped_model_records_the_command_that_made_it():
     assert weights.shape == (NUM_ROWS, NUM_FEATURES)
     assert doc["command"].startswith("golfsim learn ")
     assert doc["training"]["generations_done"] == doc["training"]["config"]["generations"]
-    assert os.path.relpath(SHIPPED, Path(__file__).resolve().parents[2]) == "golfsim/learning/models/learned.json"
+    assert os.path.relpath(SHIPPED, Path(__file__).resolve().parents[2]) == "agents/learned/models/learned.json"

@@ -6,9 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from golfsim._numba.jit import hot
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.learned import WEIGHTS
+from golfsim.agents.learned.policy import action_values, context, draw_value, draw_value_reference
+from golfsim.agents.learned.value import LAYOUT_FEATURES, NUM_FEATURES, NUM_RANKS, value
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (
@@ -24,13 +27,13 @@ from golfsim.core.rules import (
     R_OFF_VIEW,
     RECYCLES,
     START,
+    STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
     Rules,
 )
+from golfsim.core.worlds import stack_float64
 from golfsim.kernels.simulate import work_arrays
-from golfsim.learning.policy import action_values
-from golfsim.learning.value import NUM_FEATURES, NUM_RANKS, value
 from tests.agents.test_agent_legality import VARIANTS
 
 SEED = 23
@@ -118,3 +121,26 @@ def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules):
             assert values[a] == pytest.approx(expected, abs=1e-9), f"action {a}"
             checked += 1
     assert checked > 500
+
+
+@hot
+def _both_draw_values(pub, rules, w, player):
+    gains = stack_float64(NUM_RANKS)
+    opp = stack_float64(LAYOUT_FEATURES)
+    ctx = context(pub, rules, w, player, gains, opp)
+    return draw_value(pub, rules, w, ctx, gains), draw_value_reference(pub, rules, w, ctx, gains)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant):
+    # the fast expectation over the drawn card hoists and shares terms; its choices must stay the plain one's
+    rules = VARIANTS[variant]
+    packed = rules.pack()
+    checked = 0
+    for pub, _, _ in reachable(rules, DEALS, SEED + 2):
+        if pub[PHASE] != START or pub[STOCK_N] == 0:
+            continue
+        fast, plain = _both_draw_values(pub, packed, WEIGHTS, np.int64(pub[CURRENT]))
+        assert fast == plain, f"{variant}: {fast!r} != {plain!r}"
+        checked += 1
+    assert checked > 5 * DEALS

@@ -89,6 +89,8 @@ from golfsim.core.spec import (
 )
 
 NUM_RANKS = 14
+BIG_VALUE = 1e18
+"""Above every value and column expectation: marks a number not computed yet."""
 
 KNOWN, IMPROVABLE, UNPAIRED, HALF_PTS, HALF_EXP, HALF_MATCH, HALF_ANY, HALF_N, HH, HH_N, H1, H2 = range(12)
 LAYOUT_FEATURES = 12
@@ -265,9 +267,16 @@ def next_gains(pub, rules, player, cnt, gains):
     e2 = column_expectation(pub, rules, pub[base + 2], pub[base + 5], cnt)
     for r in range(NUM_RANKS):
         best = 0.0
+        half = BIG_VALUE  # r over a face-down partner: the same number at every such position, computed once
         for k in range(6):
             old = e0 if k % 3 == 0 else e1 if k % 3 == 1 else e2
-            saved = old - column_expectation(pub, rules, r, pub[base + (k + 3) % 6], cnt)
+            partner = pub[base + (k + 3) % 6]
+            if partner < 0:
+                if half == BIG_VALUE:
+                    half = column_expectation(pub, rules, r, partner, cnt)
+                saved = old - half
+            else:
+                saved = old - column_expectation(pub, rules, r, partner, cnt)
             if saved > best:
                 best = saved
         gains[r] = best

@@ -1,10 +1,14 @@
-"""learned: the one-ply expectimax player on the value learned by self-play (:mod:`golfsim.learning`).
+"""learned: the one-ply expectimax player on the value learned by self-play (trained by :mod:`golfsim.learning`).
 
 At each decision it takes the move with the best expected value of the state it leaves, the expectation taken over
 the card chance brings (the stock draw, the card under a covered or revealed face-down position) from the unseen
-counts; the value is the linear model of :mod:`golfsim.learning.value` with the shipped weights
-(``golfsim/learning/models/learned.json``, made by the command recorded in that file). The decision rule is
-:func:`golfsim.learning.policy.decide`.
+counts; the value is the linear model of :mod:`golfsim.agents.learned.value` with the shipped weights
+(``models/learned.json`` in this package, made by the command recorded in that file). The decision rule is
+:func:`golfsim.agents.learned.policy.decide`.
+
+The playing side lives here in full -- :mod:`~golfsim.agents.learned.value` (features and the linear value),
+:mod:`~golfsim.agents.learned.policy` (the compiled decision), :mod:`~golfsim.agents.learned.model` (reading a
+weight file) -- so that the agents never import the training package :mod:`golfsim.learning`, which imports them.
 
 Which rules the model covers: it was trained by self-play at two and four players under both end rules, every other
 option at its default. It plays every variant and player count legally with the same weights (its features are
@@ -19,17 +23,30 @@ The weights are compiled into the agent as constants; the Numba cache is keyed b
 from __future__ import annotations
 
 from golfsim._numba.jit import hot
-from golfsim.learning.model import SHIPPED, load_model
-from golfsim.learning.policy import decide
+from golfsim.agents.base import Param
+from golfsim.agents.learned.deep import decide_deep
+from golfsim.agents.learned.model import SHIPPED, load_model
+from golfsim.agents.learned.policy import decide
 
 WEIGHTS, MODEL = load_model(SHIPPED)
 """The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document."""
 
 
+PARAMS = (
+    Param("depth", 1.0, "search depth: 1 the one-ply expectimax; 2 also the cards chance brings next and the "
+                        "opponent's reply (two players; three or more play depth 1)", low=1, high=2, kind="int",
+          minimum=1, maximum=2),
+)
+"""``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays depth 1)."""
+
+
 @hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
-    return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+    action = decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+    if params[0] >= 2.0:
+        return decide_deep(pub, rules, WEIGHTS, player, action)
+    return action
 
 
 def register_learned_agent() -> None:
@@ -37,4 +54,5 @@ def register_learned_agent() -> None:
     from golfsim.agents.base import register_compiled_agent
 
     register_compiled_agent("learned", "one-ply expectimax on a value learned by self-play (golfsim learn): the "
-                                       "move with the best expected afterstate value", learned_act)
+                                       "move with the best expected afterstate value", learned_act,
+                            params=PARAMS)

@@ -1,0 +1,42 @@
+"""Reading the learned value's weight files; the shipped one is ``models/learned.json`` (:data:`SHIPPED`).
+
+A model file is JSON with ``weights`` (``NUM_ROWS`` lists of ``NUM_FEATURES`` numbers), ``features`` and ``rows``
+(the names, checked on reading so that a file from another feature layout is refused), ``command`` (the exact
+command that made it) and ``training`` (its settings and sample counts). Training writes them
+(:mod:`golfsim.learning.model`); the player only reads them, so it lives here with the player.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from golfsim.agents.learned.value import FEATURE_NAMES, NUM_FEATURES, NUM_ROWS, ROW_NAMES
+
+SHIPPED = Path(__file__).resolve().parent / "models" / "learned.json"
+"""The model the agent ``learned`` plays with."""
+
+MODEL_FORMAT = "golfsim learned value 1"
+
+
+def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
+    """The weights ``(NUM_ROWS, NUM_FEATURES)`` of a model file and its whole document.
+
+    Raises
+    ------
+    ValueError
+        When the file is missing, not a model file, or made for another feature layout.
+    """
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"cannot read the model file {path}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("features") != list(FEATURE_NAMES) or doc.get("rows") != list(ROW_NAMES):
+        raise ValueError(f"{path} is not a model for this version's features (golfsim learn makes one)")
+    weights = np.asarray(doc["weights"], dtype=np.float64)
+    if weights.shape != (NUM_ROWS, NUM_FEATURES) or not np.all(np.isfinite(weights)):
+        raise ValueError(f"{path}: weights must be {NUM_ROWS} rows of {NUM_FEATURES} finite numbers")
+    return np.ascontiguousarray(weights), doc
