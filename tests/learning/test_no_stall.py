@@ -1,6 +1,7 @@
 """The learned player in every seat under one_last_turn used to cycle until the turn cap in 15 of a million deals
-(the million-deal soak, now `golfsim selfcheck`, rule set one_last_turn, seed 31): both seats' last face-down cards were known to pair
-their face-up partners, so every move that ends the deal broke a sure pair. These are those deals, replayed."""
+(the million-deal soak, now `golfsim selfcheck`, rule set one_last_turn, seed 31): both seats' last face-down cards
+were known to pair their face-up partners, so every move that ends the deal broke a sure pair. These are those
+deals, replayed."""
 
 import pytest
 
