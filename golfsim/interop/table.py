@@ -111,6 +111,11 @@ class Match:
         placeholder = [b if b is not None else "random" for b in self.bots]
         self.bot_table = Bots(*Table.make(placeholder, rules).kernel_arguments(), is_bot)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        # the game's verdicts, copied when a hole ends: the adapters read them on every step
+        self.over = False
+        """Whether the game is over: every hole played, or one cut short at the turn cap."""
+        self.truncated = False
+        """Whether the game ended by a hole cut short at the turn cap."""
         self._deck = None
         self._started = False
 
@@ -120,7 +125,7 @@ class Match:
 
         ``deck`` (rank codes, top first) replaces the shuffle of every hole, for scripted tests.
         """
-        self._started = False
+        self._started = self.over = self.truncated = False
         self.golf.restart(seed, game=game)
         self.golf.start_hole(deck=deck)  # checks the deck
         self._deck = deck
@@ -157,16 +162,6 @@ class Match:
     def hole(self) -> int:
         """The hole being played (from 0; the last one once the game is over)."""
         return self.golf.hole if self._started else 0
-
-    @property
-    def over(self) -> bool:
-        """Whether the game is over: every hole played, or one cut short at the turn cap."""
-        return self._started and self.golf.over
-
-    @property
-    def truncated(self) -> bool:
-        """Whether the game ended by a hole cut short at the turn cap."""
-        return self._started and self.golf.truncated
 
     @property
     def totals(self) -> np.ndarray:
@@ -251,6 +246,7 @@ class Match:
             scores = np.array(self.golf.end_hole().scores, dtype=np.int64)
             ended = scores if ended is None else ended + scores
             if self.golf.over:
+                self.over, self.truncated = True, self.golf.truncated
                 return ended
             self.golf.start_hole(deck=self._deck)
 
