@@ -149,6 +149,11 @@ class GolfGame(pyspiel.Game):
         return GolfObserver(self.rules, iig_obs_type)
 
 
+def _of_the_game(name: str, doc: str) -> property:
+    """A read-only attribute of :class:`GolfState` that is its game's attribute ``name``."""
+    return property(lambda state: getattr(state.golf, name), doc=doc)
+
+
 class GolfState(pyspiel.State):
     """A ``python_golf`` state: a :class:`golfsim.game.game.Game` (:attr:`golf`, which deals the holes, keeps the
     totals and ends holes and the game), the chance deal in progress and the event record."""
@@ -165,27 +170,12 @@ class GolfState(pyspiel.State):
         # one entry per event: (public text, seat that saw a private card or -1, private text)
         self.events: list[tuple[str, int, str]] = []
 
-    # the game's arrays, read through it: a clone (a deep copy) gets a game with arrays of its own
-    @property
-    def pub(self) -> np.ndarray:
-        return self.golf.pub
-
-    @property
-    def hid(self) -> np.ndarray:
-        return self.golf.hid
-
-    @property
-    def deal_rng(self) -> np.ndarray:
-        return self.golf.deal_rng
-
-    @property
-    def totals(self) -> np.ndarray:
-        """Game totals over the holes played (int64)."""
-        return self.golf.totals
-
-    @property
-    def over(self) -> bool:
-        return self.golf.over
+    # read through the game: a clone (a deep copy) gets a game with arrays of its own
+    pub = _of_the_game("pub", "The public array of the hole (the game's).")
+    hid = _of_the_game("hid", "The hidden array of the hole (the game's).")
+    deal_rng = _of_the_game("deal_rng", "The deal stream's state (the game's); it shuffles a recycled stock.")
+    totals = _of_the_game("totals", "Game totals over the holes played (int64).")
+    over = _of_the_game("over", "Whether the game is over (every hole played, or one cut short at the turn cap).")
 
     @property
     def hole(self) -> int:
