@@ -214,7 +214,8 @@ class Game:
         self._recorded = False  # whether the end of the hole being played has been recorded
         self._cut_short = False  # a hole ended at the turn cap and that ends the game
         self._first_hole = 0  # the hole the game began at: 0, or the hole join() took up
-        self._carried = np.zeros(self.rules.players, dtype=np.int64)  # totals from before that hole
+        # the running totals: those from before that hole, plus every hole recorded since
+        self._totals = np.zeros(self.rules.players, dtype=np.int64)
         self._totals_before = np.zeros(self.rules.players, dtype=np.int32)
 
     def clone(self) -> Game:
@@ -222,7 +223,7 @@ class Game:
         for looking ahead: playing on the copy leaves this game unchanged."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before", "_carried"):
+        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before", "_totals"):
             setattr(other, name, getattr(self, name).copy())
         other._hole_scores = [list(row) for row in self._hole_scores]
         other._hole_numbers = list(self._hole_numbers)
@@ -262,7 +263,7 @@ class Game:
         hole = int(hole)
         players = self.rules.players
         if totals is None:
-            self._totals_before[:] = self.totals
+            self._totals_before[:] = self._totals
         else:
             self._totals_before[:] = self._check_totals(totals)
         self.deal_rng[0] = deal_state(self.seed, self.game, hole)
@@ -298,8 +299,8 @@ class Game:
         self.hid[:] = hid
         self.deal_rng[0] = np.uint64(deal_rng)
         self._first_hole = int(pub[HOLE])
-        self._carried[:] = pub[self._ot: self._ot + self.rules.players]
-        self._totals_before[:] = self._carried
+        self._totals[:] = pub[self._ot: self._ot + self.rules.players]
+        self._totals_before[:] = self._totals
         self._started = True
 
     def _check_totals(self, totals):
@@ -397,7 +398,7 @@ class Game:
     def totals(self) -> np.ndarray:
         """Game totals over the holes finished so far (int64), with those from before a hole :meth:`join` took
         up."""
-        return self._carried + self.hole_scores.sum(axis=0)
+        return self._totals.copy()
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -513,7 +514,8 @@ class Game:
             raise RuntimeError(f"hole {self.hole + 1} is still being played; it has no end to record yet")
         if self._recorded:
             raise RuntimeError(f"the end of hole {self.hole + 1} was recorded already")
-        scores = tuple(self.scores)
+        deal_scores(self.hid, self.packed, self._scores)
+        scores = tuple(self._scores.tolist())
         end = Event("hole_end", int(pub[HOLE]), int(pub[TURN]), scores=scores, went_out=int(pub[ENDER]),
                     end_reason=END_REASONS[int(pub[END_REASON])])
         self._events.append(end)
@@ -521,6 +523,7 @@ class Game:
         if not self.over:
             self._hole_scores.append(list(scores))
             self._hole_numbers.append(int(pub[HOLE]))
+            self._totals += self._scores
             self._cut_short = self.truncation_ends_game and end.end_reason == "truncated"
         return end
 
