@@ -190,8 +190,8 @@ class Rules:
 
     def check_deck(self, deck) -> np.ndarray:
         """An explicit deck order (rank codes or card names such as ``"K"``, top card first) checked against the
-        pack of these rules: the one deck check of every dealer (:class:`golfsim.game.game.Game`,
-        :class:`golfsim.interop.table.Match`).
+        pack of these rules: the deck check of :class:`golfsim.game.game.Game`, the one dealer that everything
+        played a decision at a time goes through (the adapters of :mod:`golfsim.interop` included).
 
         Returns
         -------

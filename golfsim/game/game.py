@@ -1,11 +1,12 @@
 """The N-hole game: holes, running totals, the first player of each hole, and an event for every action.
 
 :class:`Game` owns the one hole loop that everything played a decision at a time goes through: the step API
-(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play (:mod:`golfsim.cli.play`)
-and saved game
-logs. It holds one deal's arrays and calls the same compiled rule functions as the batch simulator, so hole ``h`` of
-game ``g`` under ``seed`` is the deal the simulator plays for those coordinates. (The batch kernel keeps its own
-inlined loop; ``tests/test_game.py`` checks that both play identical games.)
+(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play (:mod:`golfsim.cli.play`),
+saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the OpenSpiel state). It is the one place
+that deals a hole, checks a deck, keeps the totals and ends a hole and the game. It holds one deal's arrays and
+calls the same compiled rule functions as the batch simulator, so hole ``h`` of game ``g`` under ``seed`` is the
+deal the simulator plays for those coordinates. (The batch kernel keeps its own inlined loop;
+``tests/game/test_game.py`` checks that both play identical games.)
 
 Every action produces an :class:`Event` (who, phase, action, the card that moved or was revealed); the end of a hole
 produces one more, with the scores. Seats are played by :class:`CompiledAgent` (a registered compiled bot, called
@@ -45,6 +46,7 @@ from golfsim.core.spec import (
     PUB_DTYPE,
     R_HID_SIZE,
     R_OFF_DISCARD,
+    R_OFF_TOTALS,
     R_OFF_VIEW,
     R_PUB_SIZE,
     START,
@@ -164,6 +166,9 @@ class Game:
         The deal seed: hole ``h`` is dealt from ``deal_state(seed, game, h)``, as in the batch simulator.
     game : int
         Which game of that seed.
+    truncation_ends_game : bool
+        Whether a hole that ends at the turn cap ends the game too (as an RL episode is cut short); by default the
+        game goes on to its next hole, as in the batch simulator.
 
     Examples
     --------
@@ -179,7 +184,8 @@ class Game:
     2
     """
 
-    def __init__(self, rules: Rules | None = None, seed: int = 0, *, game: int = 0):
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, game: int = 0,
+                 truncation_ends_game: bool = False):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a golfsim Rules object, got {type(self.rules).__name__}")
@@ -191,6 +197,8 @@ class Game:
         self._scores = np.zeros(self.rules.players, dtype=np.int32)
         self._ov = int(self.packed[R_OFF_VIEW])
         self._od = int(self.packed[R_OFF_DISCARD])
+        self._ot = int(self.packed[R_OFF_TOTALS])
+        self.truncation_ends_game = bool(truncation_ends_game)
         self.restart(seed, game=game)
 
     def restart(self, seed: int = 0, *, game: int = 0) -> None:
@@ -204,6 +212,11 @@ class Game:
         self._events: list[Event] = []
         self._deal_events = 0
         self._started = False
+        self._recorded = False  # whether the end of the hole being played has been recorded
+        self._cut_short = False  # a hole ended at the turn cap and that ends the game
+        self._first_hole = 0  # the hole the game began at: 0, or the hole join() took up
+        # the running totals: those from before that hole, plus every hole recorded since
+        self._totals = np.zeros(self.rules.players, dtype=np.int64)
         self._totals_before = np.zeros(self.rules.players, dtype=np.int32)
 
     def clone(self) -> Game:
@@ -211,12 +224,17 @@ class Game:
         for looking ahead: playing on the copy leaves this game unchanged."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before"):
+        for name in ("pub", "hid", "deal_rng", "_mask", "_scores", "_totals_before", "_totals"):
             setattr(other, name, getattr(self, name).copy())
         other._hole_scores = [list(row) for row in self._hole_scores]
         other._hole_numbers = list(self._hole_numbers)
         other._events = list(self._events)
         return other
+
+    def __deepcopy__(self, memo) -> Game:
+        # the events are frozen and the rules never change: clone() copies everything that play mutates, far
+        # faster than a deep copy of the history (OpenSpiel clones a state by deep-copying it)
+        return self.clone()
 
     # ---------------------------------------------------------------- holes
     def start_hole(self, hole: int | None = None, *, deck: Sequence | None = None,
@@ -235,7 +253,9 @@ class Game:
         if self._started and not self.hole_over:
             raise RuntimeError(f"hole {self.hole + 1} is still being played; finish it before dealing another")
         if hole is None:
-            hole = len(self._hole_scores)
+            if self._cut_short:
+                raise RuntimeError(f"the game is over: hole {self.hole + 1} ended at the turn cap")
+            hole = self.next_hole
             if hole >= self.rules.holes:
                 raise RuntimeError(f"the game is over: all {self.rules.holes} holes have been played")
         if isinstance(hole, bool) or not isinstance(hole, (int, np.integer)) or not 0 <= hole < self.rules.holes:
@@ -244,7 +264,7 @@ class Game:
         hole = int(hole)
         players = self.rules.players
         if totals is None:
-            self._totals_before[:] = self.totals
+            self._totals_before[:] = self._totals
         else:
             self._totals_before[:] = self._check_totals(totals)
         self.deal_rng[0] = deal_state(self.seed, self.game, hole)
@@ -255,6 +275,33 @@ class Game:
             deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self.rules.check_deck(deck), hole, first,
                            self._totals_before)
         self._deal_events = len(self._events)
+        self._started = True
+        self._recorded = False
+
+    def join(self, pub, hid, deal_rng: int) -> None:
+        """Take up a hole in progress from the engine's arrays, e.g. a position rebuilt from what a seat sees.
+
+        The game restarts at that hole (``pub``'s hole number): the holes before it count as played but are not
+        recorded, and the totals it shows to agents are the totals before it (they count in :attr:`totals`).
+
+        Parameters
+        ----------
+        pub, hid : ndarray
+            The public and hidden arrays of a deal under this game's rules, copied in.
+        deal_rng : int
+            The deal stream's state from here on (it shuffles a recycled stock).
+        """
+        pub = check_pub(pub, self.packed)
+        hid = np.asarray(hid)
+        if hid.shape != self.hid.shape:
+            raise ValueError(f"hid must hold {self.hid.size} entries for these rules, got shape {hid.shape}")
+        self.restart(self.seed, game=self.game)
+        self.pub[:] = pub
+        self.hid[:] = hid
+        self.deal_rng[0] = np.uint64(deal_rng)
+        self._first_hole = int(pub[HOLE])
+        self._totals[:] = pub[self._ot: self._ot + self.rules.players]
+        self._totals_before[:] = self._totals
         self._started = True
 
     def _check_totals(self, totals):
@@ -290,8 +337,14 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """Whether every hole of the game has been played."""
-        return len(self._hole_scores) >= self.rules.holes
+        """Whether every hole of the game has been played (or, with ``truncation_ends_game``, one ended at the
+        turn cap)."""
+        return self._cut_short or self.next_hole >= self.rules.holes
+
+    @property
+    def next_hole(self) -> int:
+        """The hole :meth:`start_hole` deals by default: the one after the holes played."""
+        return self._first_hole + len(self._hole_scores)
 
     @property
     def current_player(self) -> int:
@@ -344,8 +397,9 @@ class Game:
 
     @property
     def totals(self) -> np.ndarray:
-        """Game totals over the holes finished so far."""
-        return self.hole_scores.sum(axis=0)
+        """Game totals over the holes finished so far (int64), with those from before a hole :meth:`join` took
+        up."""
+        return self._totals.copy()
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -436,14 +490,43 @@ class Game:
         self._events.append(event)
         if int(pub[PHASE]) != DONE_PHASE:
             return [event]
-        scores = tuple(self.scores)
+        return [event, self.end_hole()]
+
+    def end_hole(self) -> Event:
+        """Record the end of the hole: its scores count in the game's totals, and its ``hole_end`` event is added.
+
+        :meth:`step` calls it when an action ends the hole; call it yourself after compiled code played the
+        hole's moves on this game's arrays (:class:`golfsim.interop.table.Match` does: its bots' moves, played in
+        one compiled call, leave no action events).
+
+        Returns
+        -------
+        Event
+            The hole's end.
+
+        Raises
+        ------
+        RuntimeError
+            If the hole is not over yet or its end was recorded already.
+        """
+        self._need_deal()
+        pub = self.pub
+        if int(pub[PHASE]) != DONE_PHASE:
+            raise RuntimeError(f"hole {self.hole + 1} is still being played; it has no end to record yet")
+        if self._recorded:
+            raise RuntimeError(f"the end of hole {self.hole + 1} was recorded already")
+        deal_scores(self.hid, self.packed, self._scores)
+        scores = tuple(self._scores.tolist())
         end = Event("hole_end", int(pub[HOLE]), int(pub[TURN]), scores=scores, went_out=int(pub[ENDER]),
                     end_reason=END_REASONS[int(pub[END_REASON])])
         self._events.append(end)
-        if len(self._hole_scores) < self.rules.holes:
+        self._recorded = True
+        if not self.over:
             self._hole_scores.append(list(scores))
             self._hole_numbers.append(int(pub[HOLE]))
-        return [event, end]
+            self._totals += self._scores
+            self._cut_short = self.truncation_ends_game and end.end_reason == "truncated"
+        return end
 
     def play(self, agents: Sequence, *, agent_seed: int | None = None,
              on_event: Callable[[Event], None] | None = None) -> None:

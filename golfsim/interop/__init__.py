@@ -5,8 +5,10 @@
 - :mod:`golfsim.interop.openspiel`: the OpenSpiel game ``python_golf`` and a bridge that seats an OpenSpiel bot
   at a golfsim table.
 
-The adapters have no rules of their own: every deal, legal-action test, move and score is a call into
-:mod:`golfsim.core.engine`, and what a seat observes is encoded from the engine's public state by
-:mod:`golfsim.game.observation`. :mod:`golfsim.interop.table` holds the one deal the adapters share and the
-compiled loop that plays the bots' turns. This package itself imports none of the frameworks.
+The adapters have no rules of their own and no game loop of their own: each is a layer over
+:class:`golfsim.game.game.Game`, which deals every hole, keeps the totals and ends holes and the game, through the
+engine's compiled rule functions; what a seat observes is encoded from the engine's public state by
+:mod:`golfsim.game.observation`. :class:`golfsim.interop.table.Match` adds the compiled loop that plays the bots'
+turns (PettingZoo and Gymnasium wrap it); the OpenSpiel state adds the chance deal, card by card. This package
+itself imports none of the frameworks.
 """

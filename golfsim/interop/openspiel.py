@@ -50,37 +50,29 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
     raise ImportError("golfsim.interop.openspiel needs OpenSpiel: pip install 'golfsim[rl]'") from err
 
 from golfsim.core.cards import NUM_RANKS, rank_name
-from golfsim.core.engine import apply_action, deal_from_deck, deal_scores, is_legal, legal_mask
-from golfsim.core.rng import deal_state
 from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     CURRENT,
-    DONE,
-    END_REASON,
     HELD,
     HID_DTYPE,
     HOLD,
-    HOLE,
     NUM_ACTIONS,
     PHASE,
     PLAYERS,
     PUB_DTYPE,
-    R_HID_SIZE,
     R_HID_STOCK,
     R_NCARDS,
     R_OFF_STOCK_KNOWN,
-    R_OFF_TOTALS,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
-    R_PUB_SIZE,
     RECYCLES,
     STOCK_N,
-    TRUNCATED,
     TURN,
     action_name,
 )
 from golfsim.core.worlds import determinize
 from golfsim.game import observation
+from golfsim.game.game import Game
 from golfsim.interop.table import Match
 from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT
 
@@ -157,25 +149,38 @@ class GolfGame(pyspiel.Game):
         return GolfObserver(self.rules, iig_obs_type)
 
 
+def _of_the_game(name: str, doc: str) -> property:
+    """A read-only attribute of :class:`GolfState` that is its game's attribute ``name``."""
+    return property(lambda state: getattr(state.golf, name), doc=doc)
+
+
 class GolfState(pyspiel.State):
-    """A ``python_golf`` state: the engine's arrays plus the chance deal in progress and the event record."""
+    """A ``python_golf`` state: a :class:`golfsim.game.game.Game` (:attr:`golf`, which deals the holes, keeps the
+    totals and ends holes and the game), the chance deal in progress and the event record."""
 
     def __init__(self, game: GolfGame):
         super().__init__(game)
         self.rules = game.rules
         self.packed = game.packed
         self.recycle_seed = game.recycle_seed
-        p = self.rules.players
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
-        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
-        self.deal_rng = np.zeros(1, dtype=np.uint64)
-        self.totals = np.zeros(p, dtype=np.int64)
-        self.hole = 0
+        # hole h is dealt with the stream (recycle_seed, 0, h): it shuffles a recycled stock (see Chance)
+        self.golf = Game(self.rules, self.recycle_seed, truncation_ends_game=True)
         self.deck: list[int] = []
         self.undealt = self.rules.card_counts().astype(np.int64)
-        self.over = False
         # one entry per event: (public text, seat that saw a private card or -1, private text)
         self.events: list[tuple[str, int, str]] = []
+
+    # read through the game: a clone (a deep copy) gets a game with arrays of its own
+    pub = _of_the_game("pub", "The public array of the hole (the game's).")
+    hid = _of_the_game("hid", "The hidden array of the hole (the game's).")
+    deal_rng = _of_the_game("deal_rng", "The deal stream's state (the game's); it shuffles a recycled stock.")
+    totals = _of_the_game("totals", "Game totals over the holes played (int64).")
+    over = _of_the_game("over", "Whether the game is over (every hole played, or one cut short at the turn cap).")
+
+    @property
+    def hole(self) -> int:
+        """The hole being dealt or played (from 0)."""
+        return self.golf.next_hole if self.dealing else self.golf.hole
 
     # ---------------------------------------------------------------- OpenSpiel API
     @property
@@ -190,9 +195,7 @@ class GolfState(pyspiel.State):
         return int(self.pub[CURRENT])
 
     def _legal_actions(self, player):
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        legal_mask(self.pub, self.packed, mask)
-        return [int(a) for a in np.flatnonzero(mask)]
+        return [] if self.dealing else self.golf.legal_actions()
 
     def chance_outcomes(self):
         total = int(self.undealt.sum())
@@ -205,22 +208,20 @@ class GolfState(pyspiel.State):
             self.deck.append(int(action))
             self.undealt[action] -= 1
             if not self.dealing:
-                self._deal()
+                self.golf.start_hole(deck=self.deck)
+                self.events.append((f"hole {self.hole + 1} dealt, discard {rank_name(self._top())}", -1, ""))
             return
-        if not is_legal(self.pub, self.packed, action):
-            raise ValueError(f"action {action} ({action_name(action)}) is not legal for player "
-                             f"{int(self.pub[CURRENT])}; legal: {self._legal_actions(int(self.pub[CURRENT]))}")
         player = int(self.pub[CURRENT])
-        apply_action(self.pub, self.hid, self.packed, self.deal_rng, action)
+        events = self.golf.step(action)  # refuses an illegal action, naming the legal ones
         self._record(player, action)
-        if self.pub[PHASE] == DONE:
-            self._end_hole()
-
-    def _deal(self):
-        self.deal_rng[0] = deal_state(self.recycle_seed, 0, self.hole)
-        deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, np.asarray(self.deck, dtype=DECK_DTYPE),
-                       self.hole, self.hole % self.rules.players, self.totals.astype(np.int32))
-        self.events.append((f"hole {self.hole + 1} dealt, discard {rank_name(self._top())}", -1, ""))
+        if len(events) == 1:
+            return
+        end = events[1]
+        self.events.append((f"hole {end.hole + 1} over{' (turn cap)' if end.end_reason == 'truncated' else ''}: "
+                            "scores " + " ".join(str(s) for s in end.scores), -1, ""))
+        if not self.over:
+            self.deck = []
+            self.undealt = self.rules.card_counts().astype(np.int64)
 
     def _top(self) -> int:
         vec = np.zeros(observation.size(self.rules.players), dtype=np.float32)
@@ -236,20 +237,6 @@ class GolfState(pyspiel.State):
         text = f"p{player} {action_name(action)}: top {rank_name(self._top())}, p{player} {self._layout_text(player)}"
         private = rank_name(int(self.pub[HELD])) if self.pub[PHASE] == HOLD and self.pub[CURRENT] == player else ""
         self.events.append((text, player if private else -1, f"drew {private}" if private else ""))
-
-    def _end_hole(self):
-        scores = np.zeros(self.rules.players, dtype=np.int32)
-        deal_scores(self.hid, self.packed, scores)
-        self.totals += scores
-        truncated = int(self.pub[END_REASON]) == TRUNCATED
-        self.events.append((f"hole {self.hole + 1} over{' (turn cap)' if truncated else ''}: scores "
-                            + " ".join(str(int(s)) for s in scores), -1, ""))
-        if truncated or self.hole + 1 == self.rules.holes:
-            self.over = True
-            return
-        self.hole += 1
-        self.deck = []
-        self.undealt = self.rules.card_counts().astype(np.int64)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -296,14 +283,11 @@ class GolfState(pyspiel.State):
         state = game.new_initial_state()
         state.deck = [0] * game.rules.n_cards  # the deal is done
         state.undealt[:] = 0
-        state.pub[:] = pub
-        state.hole = int(pub[HOLE])
-        ot = int(game.packed[R_OFF_TOTALS])
-        state.totals[:] = pub[ot: ot + game.rules.players]
-        state.hid[:] = 0
+        hid = np.zeros_like(state.hid)
         ov = int(game.packed[R_OFF_VIEW])
         for i in range(6 * game.rules.players):
-            state.hid[i] = max(int(pub[ov + i]), 0)
+            hid[i] = max(int(pub[ov + i]), 0)
+        state.golf.join(pub, hid, 0)  # the totals shown in pub are the totals before this hole
         fill_hidden(state.pub, state.hid, state.packed, int(pub[CURRENT]), int(rng.integers(2**63)))
         state.deal_rng[0] = np.uint64(rng.integers(2**63))
         state.events.append((f"hole {state.hole + 1} joined at turn {int(pub[TURN])}", -1, ""))
@@ -405,13 +389,12 @@ class RolloutEvaluator:
             if state.dealing:
                 rest = self.rng.permutation(np.repeat(np.arange(NUM_RANKS), state.undealt))
                 deck = np.concatenate([state.deck, rest]).astype(DECK_DTYPE)
+                m.golf.restart()
+                m.golf.start_hole(state.hole, deck=deck, totals=state.totals)
+                # a deal from a given deck draws nothing from the stream: it shuffles a recycled stock only
                 m.deal_rng[0] = np.uint64(self.rng.integers(2**63))
-                deal_from_deck(m.pub, m.hid, m.packed, m.deal_rng, deck, state.hole,
-                               state.hole % state.rules.players, state.totals.astype(np.int32))
             else:
-                m.pub[:] = state.pub
-                m.hid[:] = state.hid
-                m.deal_rng[0] = np.uint64(self.rng.integers(2**63))
+                m.golf.join(state.pub, state.hid, self.rng.integers(2**63))
             m.agent_rng[:] = self.rng.integers(2**63, size=state.rules.players).astype(np.uint64)
             code = m.bot_table.play(m.pub, m.hid, m.packed, m.deal_rng, m.agent_rng, -1)
             if code == ILLEGAL_BOT:

@@ -1,9 +1,10 @@
 """One N-hole game played a decision at a time, with some seats taken by compiled golfsim bots.
 
-:class:`Match` is the state every adapter wraps. It calls the compiled engine for everything (deal, legal actions,
-moves, scores) and, after each outside decision, plays the bots' turns in one compiled call
-(:func:`play_bots`) using the same agent dispatch as the batch simulator, so a bot's turn costs what it costs
-there, not a Python round trip.
+:class:`Match` is the state the PettingZoo and Gymnasium adapters wrap, a thin layer over
+:class:`golfsim.game.game.Game`, which deals the holes, keeps the totals and ends holes and the game. After each
+outside decision it plays the bots' turns on the game's arrays in one compiled call
+(:func:`golfsim.kernels.bot_loop.play_bots`) using the same agent dispatch as the batch simulator, so a bot's turn
+costs what it costs there, not a Python round trip.
 
 Coordinates match the rest of golfsim: hole ``h`` of game ``g`` under ``seed`` is dealt from the deal stream
 ``(seed, g, h)`` and seat ``p``'s bot draws from the agent stream ``(seed, g, p)``, exactly as
@@ -18,31 +19,26 @@ import numpy as np
 
 from golfsim.agents.base import AgentChoice, parse_agent
 from golfsim.core.cards import format_layout, rank_name
-from golfsim.core.engine import deal_from_deck, deal_scores, deal_shuffled, legal_mask
+from golfsim.core.engine import legal_mask
 from golfsim.core.errors import IllegalActionError
-from golfsim.core.rng import agent_state, check_seed, deal_state
+from golfsim.core.rng import agent_state
 from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     CURRENT,
     DONE,
-    END_REASON,
     HELD,
-    HID_DTYPE,
     HOLD,
     HOLE,
     NUM_ACTIONS,
     PHASE,
     PHASE_NAMES,
-    PUB_DTYPE,
-    R_HID_SIZE,
     R_OFF_VIEW,
-    R_PUB_SIZE,
     STOCK_N,
-    TRUNCATED,
     TURN,
     action_name,
 )
 from golfsim.game import observation
+from golfsim.game.game import Game
 from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
 from golfsim.kernels.simulate import Table
 
@@ -86,6 +82,11 @@ def first_seed() -> int:
 class Match:
     """An N-hole game of ``rules`` with compiled bots in some seats and outside deciders in the others.
 
+    A thin layer over :class:`golfsim.game.game.Game` (:attr:`golf`), which deals the holes, keeps the totals and
+    ends holes and the game; a hole cut short at the turn cap ends the game here (an RL episode's truncation).
+    What the layer adds is the bots: their turns are played on the game's arrays in one compiled call, and since
+    they leave no action events, the game's history holds the hole ends only.
+
     Parameters
     ----------
     rules : Rules
@@ -101,24 +102,21 @@ class Match:
         self.rules = rules
         p = rules.players
         self.bots = resolve_bots([None] * p if bots is None else list(bots), rules)
-        self.packed = rules.pack()
-        self.pub = np.zeros(int(self.packed[R_PUB_SIZE]), dtype=PUB_DTYPE)
-        self.hid = np.zeros(int(self.packed[R_HID_SIZE]), dtype=HID_DTYPE)
-        self.deal_rng = np.zeros(1, dtype=np.uint64)
+        self.golf = Game(rules, truncation_ends_game=True)
+        # the game's arrays, which it never replaces: the compiled bot loop plays on them in place
+        self.packed, self.pub, self.hid, self.deal_rng = self.golf.packed, self.golf.pub, self.golf.hid, \
+            self.golf.deal_rng
         self.agent_rng = np.zeros(p, dtype=np.uint64)
         is_bot = np.array([b is not None for b in self.bots], dtype=np.uint8)
         # seats without a bot get a placeholder the loop never calls
         placeholder = [b if b is not None else "random" for b in self.bots]
         self.bot_table = Bots(*Table.make(placeholder, rules).kernel_arguments(), is_bot)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self.totals = np.zeros(p, dtype=np.int64)
-        self.hole_scores = np.zeros((rules.holes, p), dtype=np.int64)
-        self._scores = np.zeros(p, dtype=np.int32)
-        self.seed = 0
-        self.game = 0
-        self.hole = 0
+        # the game's verdicts, copied when a hole ends: the adapters read them on every step
         self.over = False
+        """Whether the game is over: every hole played, or one cut short at the turn cap."""
         self.truncated = False
+        """Whether the game ended by a hole cut short at the turn cap."""
         self._deck = None
         self._started = False
 
@@ -128,17 +126,12 @@ class Match:
 
         ``deck`` (rank codes, top first) replaces the shuffle of every hole, for scripted tests.
         """
-        self.seed = check_seed(seed)
-        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
-            raise ValueError(f"game must be a whole number of at least 0, got {game!r}")
-        self.game = int(game)
-        self._deck = None if deck is None else self.rules.check_deck(deck)
-        self.totals[:] = 0
-        self.hole_scores[:] = 0
-        self.over = self.truncated = False
+        self._started = self.over = self.truncated = False
+        self.golf.restart(seed, game=game)
+        self.golf.start_hole(deck=deck)  # checks the deck
+        self._deck = deck
         for p in range(self.rules.players):
-            self.agent_rng[p] = agent_state(self.seed, self.game, p)
-        self._deal(0)
+            self.agent_rng[p] = agent_state(self.golf.seed, self.golf.game, p)
         self._started = True
         self._run(-1)
 
@@ -155,17 +148,35 @@ class Match:
         else:
             self.start(self.seed, self.game + 1)
 
-    def _deal(self, hole: int) -> None:
-        self.hole = hole
-        self.deal_rng[0] = deal_state(self.seed, self.game, hole)
-        first = hole % self.rules.players
-        totals = self.totals.astype(np.int32)
-        if self._deck is None:
-            deal_shuffled(self.pub, self.hid, self.packed, self.deal_rng, hole, first, totals)
-        else:
-            deal_from_deck(self.pub, self.hid, self.packed, self.deal_rng, self._deck, hole, first, totals)
-
     # ---------------------------------------------------------------- reading
+    @property
+    def seed(self) -> int:
+        """The deal seed of the game being played."""
+        return self.golf.seed
+
+    @property
+    def game(self) -> int:
+        """Which game of :attr:`seed` is being played."""
+        return self.golf.game
+
+    @property
+    def hole(self) -> int:
+        """The hole being played (from 0; the last one once the game is over)."""
+        return self.golf.hole if self._started else 0
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Game totals per seat over the holes played (int64)."""
+        return self.golf.totals
+
+    @property
+    def hole_scores(self) -> np.ndarray:
+        """``holes x players`` scores (int64), zero for the holes not played."""
+        out = np.zeros((self.rules.holes, self.rules.players), dtype=np.int64)
+        played = self.golf.hole_scores
+        out[: len(played)] = played
+        return out
+
     @property
     def current(self) -> int:
         """The seat whose decision is due (the last mover once the game is over)."""
@@ -192,8 +203,7 @@ class Match:
 
     def deal_scores(self) -> np.ndarray:
         """Every seat's score of the current deal once it is over (int64)."""
-        deal_scores(self.hid, self.packed, self._scores)
-        return self._scores.astype(np.int64)
+        return np.array(self.golf.scores, dtype=np.int64)
 
     # ---------------------------------------------------------------- playing
     def play(self, action) -> np.ndarray | None:
@@ -234,15 +244,12 @@ class Match:
             action = -1
             if self.pub[PHASE] != DONE:
                 return ended
-            scores = self.deal_scores()
-            self.hole_scores[self.hole] = scores
-            self.totals += scores
+            scores = np.array(self.golf.end_hole().scores, dtype=np.int64)
             ended = scores if ended is None else ended + scores
-            self.truncated = int(self.pub[END_REASON]) == TRUNCATED
-            if self.truncated or self.hole + 1 == self.rules.holes:
-                self.over = True
+            if self.golf.over:
+                self.over, self.truncated = True, self.golf.truncated
                 return ended
-            self._deal(self.hole + 1)
+            self.golf.start_hole(deck=self._deck)
 
     def _illegal(self, action: int):
         legal = np.flatnonzero(self.legal_mask())

@@ -1,5 +1,6 @@
 """The N-hole game object: holes, totals, first players, events, seats; the same games as the batch simulator."""
 
+import copy
 import doctest
 
 import numpy as np
@@ -144,3 +145,73 @@ def test_a_hole_cannot_be_dealt_over_one_being_played_nor_read_before_a_deal():
 def test_docstring_example_runs():
     result = doctest.testmod(golfsim.game.game)
     assert result.attempted > 0 and result.failed == 0
+
+
+def play_random(g, rng, moves=None):
+    """Random legal moves on ``g`` until its hole ends (or ``moves`` were played); the actions played."""
+    played = []
+    while not g.hole_over and (moves is None or len(played) < moves):
+        played.append(int(rng.choice(g.legal_actions())))
+        g.step(played[-1])
+    return played
+
+
+def test_a_hole_end_is_recorded_once_and_only_when_the_hole_is_over():
+    g = Game(Rules(holes=2), seed=1)
+    g.start_hole()
+    with pytest.raises(RuntimeError, match="still being played"):
+        g.end_hole()
+    play_random(g, np.random.default_rng(1))  # step() records the end
+    with pytest.raises(RuntimeError, match="recorded already"):
+        g.end_hole()
+    assert len(g.hole_scores) == 1 and len([e for e in g.history if e.kind == "hole_end"]) == 1
+
+
+def test_with_truncation_ending_the_game_a_hole_at_the_turn_cap_is_the_last():
+    rules = Rules(holes=3, turn_cap=2)
+    g = Game(rules, seed=2, truncation_ends_game=True)
+    g.start_hole()
+    play_random(g, np.random.default_rng(2))
+    assert g.truncated and g.over and len(g.hole_scores) == 1
+    with pytest.raises(RuntimeError, match="ended at the turn cap"):
+        g.start_hole()
+    g.restart(2)  # a new game under the same flag starts afresh
+    assert not g.over
+
+
+def test_a_joined_hole_plays_on_as_the_game_it_was_taken_from():
+    rules = Rules(players=3, holes=3)
+    rng = np.random.default_rng(3)
+    g = Game(rules, seed=7)
+    g.start_hole()
+    play_random(g, rng)
+    g.start_hole()
+    play_random(g, rng, moves=10)
+    joined = Game(rules, seed=7)
+    joined.join(g.pub, g.hid, int(g.deal_rng[0]))
+    assert joined.totals.tolist() == g.hole_scores[0].tolist()  # the totals before hole 2, as pub shows them
+    assert (joined.hole, joined.next_hole) == (1, 1)
+    for action in play_random(g, rng):
+        joined.step(action)
+    assert joined.scores == g.scores and joined.totals.tolist() == g.totals.tolist()
+    assert joined.next_hole == 2 and not joined.over
+    joined.start_hole()
+    g.start_hole()
+    np.testing.assert_array_equal(joined.pub, g.pub)
+    np.testing.assert_array_equal(joined.hid, g.hid)
+    for action in play_random(g, rng):
+        joined.step(action)
+    assert joined.over and g.over and joined.totals.tolist() == g.totals.tolist()
+
+
+def test_a_deep_copy_plays_on_without_touching_the_original():
+    g = Game(Rules(), seed=4)
+    g.start_hole()
+    play_random(g, np.random.default_rng(4), moves=6)
+    pub, hid, events = g.pub.copy(), g.hid.copy(), len(g.history)
+    other = copy.deepcopy(g)
+    play_random(other, np.random.default_rng(5))
+    assert other.hole_over and not g.hole_over
+    np.testing.assert_array_equal(g.pub, pub)
+    np.testing.assert_array_equal(g.hid, hid)
+    assert len(g.history) == events < len(other.history)

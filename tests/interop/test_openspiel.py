@@ -18,6 +18,7 @@ from golfsim.core.rng import deal_state
 from golfsim.core.rules import Rules
 from golfsim.core.spec import DRAW_STOCK, HELD, STOCK_N
 from golfsim.game.env import GolfEnv, play_game
+from golfsim.game.game import Game
 from golfsim.interop.openspiel import RolloutEvaluator, openspiel_policy, seeded_resampler
 
 
@@ -193,3 +194,62 @@ def test_a_tournament_seats_the_ismcts_example_from_the_command_line():
     assert docs[0]["summary"]["games_played"] == 4
     assert {r["agent"] for r in docs[0]["standings"]} == {"ismcts:simulations=4", "greedy"}
     assert docs[0]["standings"] == docs[1]["standings"]  # each game seeded by its own stream: 1 or 2 workers
+
+
+@pytest.mark.parametrize(
+    ("spec", "seed"),
+    [("python_golf(players=2,holes=3,recycle_seed=5)", 5),
+     ("python_golf(players=3,holes=2,jokers=minus2,end=one_last_turn,recycle_seed=12)", 12)],
+)
+def test_the_state_plays_the_games_game_move_for_move(spec, seed):
+    """Driven through pyspiel's API (the chance deal card by card, decisions, clones along the way), python_golf
+    holds at every decision the deal, hole and totals of a Game dealt the same decks, and its returns are minus
+    the game's totals."""
+    game = pyspiel.load_game(spec)
+    rules = game.rules
+    g = Game(rules, seed)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    for hole in range(rules.holes):
+        deck = [int(c) for c in shuffled_deck(rules.pack(), np.array([deal_state(seed, 0, hole)], dtype=np.uint64))]
+        for card in deck:
+            assert state.is_chance_node()
+            assert card in dict(state.chance_outcomes())
+            state.apply_action(card)
+        g.start_hole(deck=deck)
+        while not g.hole_over:
+            assert state.current_player() == g.current_player
+            assert state.legal_actions() == g.legal_actions()
+            np.testing.assert_array_equal(state.pub, g.pub)
+            np.testing.assert_array_equal(state.hid, g.hid)
+            assert state.hole == g.hole
+            np.testing.assert_array_equal(state.totals, g.totals)
+            action = int(rng.choice(g.legal_actions()))
+            state.apply_action(action)
+            g.step(action)
+            decisions += 1
+            if decisions % 7 == 0:
+                state = state.clone()  # a clone plays on as the original would
+        np.testing.assert_array_equal(state.totals, g.totals)
+        assert state.is_terminal() == g.over
+    assert state.is_terminal()
+    assert state.returns() == [-float(t) for t in g.totals]
+    assert decisions > 20 * rules.holes
+
+
+def test_a_hole_cut_short_ends_the_state_where_a_game_plays_on():
+    game = pyspiel.load_game("python_golf(players=2,holes=3,turn_cap=2)")
+    deck = [int(c) for c in shuffled_deck(game.rules.pack(), np.array([deal_state(1, 0, 0)], dtype=np.uint64))]
+    state = game.new_initial_state()
+    for card in deck:
+        state.apply_action(card)
+    g = Game(game.rules, 0)
+    g.start_hole(deck=deck)
+    while not g.hole_over:
+        action = g.legal_actions()[0]
+        state.apply_action(action)
+        g.step(action)
+    assert g.truncated and not g.over  # the game goes on to its next hole
+    assert state.is_terminal()
+    assert state.returns() == [-float(s) for s in g.scores]

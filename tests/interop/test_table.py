@@ -13,6 +13,7 @@ from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_age
 from golfsim.agents.plugins import load_module
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import Rules
+from golfsim.game.game import CompiledAgent, Game
 from golfsim.interop.table import Match
 from golfsim.kernels.simulate import simulate
 
@@ -144,3 +145,82 @@ def test_a_deck_that_is_not_the_pack_is_refused():
     match = Match(Rules(players=2))
     with pytest.raises(ValueError, match="deck must be the 52 rank codes of the pack these rules use"):
         match.start(seed=0, deck=[1] * 52)
+
+
+def advance_to_outside_seat(game, bots):
+    """Play ``game`` (a Game) on with the CompiledAgent of each bot seat in ``bots`` until a seat without one must
+    decide or the game is over, dealing the next holes; return the scores of the holes that ended on the way (the
+    one the last outside action ended included), summed, or None."""
+    ended = None
+    while True:
+        if game.hole_over:
+            scores = np.array(game.scores)
+            ended = scores if ended is None else ended + scores
+            if game.over:
+                return ended
+            game.start_hole()
+        p = game.current_player
+        if p not in bots:
+            return ended
+        game.step(bots[p].act(game, p))
+
+
+@pytest.mark.parametrize(
+    ("bots", "rules", "seed", "game"),
+    [
+        ([None, None], Rules(players=2, holes=3), 11, 0),
+        ([None, "ev", "greedy"], Rules(players=3, holes=2, jokers="minus2"), 3, 4),
+        (["pair-builder", None, "ev", None], Rules(players=4, holes=2, end="one_last_turn"), 8, 1),
+    ],
+)
+def test_a_match_plays_the_games_game_move_for_move(bots, rules, seed, game):
+    """At every outside decision a Match and a Game of the same seed (its bot seats played by CompiledAgent, the
+    step API's bots) hold the same deal, the same hole and the same totals; each call's ended holes score alike."""
+    match = Match(rules, bots)
+    match.start(seed=seed, game=game)
+    g = Game(rules, seed, game=game)
+    agents = {p: CompiledAgent(b, rules) for p, b in enumerate(bots) if b is not None}
+    for p, agent in agents.items():
+        agent.reset(seed, game, p)
+    g.start_hole()
+    assert advance_to_outside_seat(g, agents) is None  # no hole ends before the first outside decision
+    rng = np.random.default_rng(seed)
+    decisions = holes_ended = 0
+    while True:
+        assert match.over == g.over
+        if match.over:
+            break
+        np.testing.assert_array_equal(match.pub, g.pub)
+        np.testing.assert_array_equal(match.hid, g.hid)
+        assert (match.hole, match.current) == (g.hole, g.current_player)
+        np.testing.assert_array_equal(match.totals, g.totals)
+        np.testing.assert_array_equal(np.flatnonzero(match.legal_mask()), g.legal_actions())
+        action = int(rng.choice(g.legal_actions()))
+        got = match.play(action)
+        g.step(action)
+        want = advance_to_outside_seat(g, agents)
+        decisions += 1
+        if want is None:
+            assert got is None
+        else:
+            holes_ended += 1
+            np.testing.assert_array_equal(got, want)
+    assert not g.truncated and not match.truncated
+    np.testing.assert_array_equal(match.totals, g.totals)
+    np.testing.assert_array_equal(match.hole_scores, g.hole_scores)
+    assert len(g.hole_scores) == rules.holes and holes_ended > 0 and decisions > 4 * rules.holes
+
+
+def test_a_match_ends_at_a_hole_cut_short_where_a_game_plays_on():
+    rules = Rules(players=2, holes=3, turn_cap=2)
+    match = Match(rules, ["greedy", "ev"])
+    match.start(seed=2)
+    g = Game(rules, 2)
+    g.play(["greedy", "ev"])
+    assert g.history[-1].kind == "hole_end"
+    first = next(e for e in g.history if e.kind == "hole_end")
+    assert first.end_reason == "truncated"
+    assert match.over and match.truncated and match.hole == 0
+    np.testing.assert_array_equal(match.hole_scores, [first.scores, [0, 0], [0, 0]])
+    np.testing.assert_array_equal(match.totals, first.scores)
+    assert len(g.hole_scores) == 3  # the game itself goes on to its last hole
