@@ -294,7 +294,8 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     tasks : sequence of Task
         In the order they should start (an executor starts them first come, first served). Only a window of them
         (:data:`WINDOW_PER_WORKER` per worker) is submitted at a time, so the sequence may be computed on demand
-        (:class:`golfsim.tournament.planning.PlanTasks`) and as long as it likes.
+        (:class:`golfsim.tournament.planning.PlanTasks`) and as long as it likes; such a sequence names its
+        agent labels as a ``labels`` set (:func:`needs_python` would otherwise read every task).
     executor : concurrent.futures.Executor, optional
         Where they run; default a thread pool of ``threads`` threads (default: every core) made for this call.
         Results do not depend on it.

@@ -41,6 +41,9 @@ MAX_AUTO_PERMUTATION_SEATS = 4
 
 _SEED_MASK = (1 << 63) - 1
 
+#: Most deal sets per table: the simulator numbers its games in 64 bits.
+MAX_GAMES = (1 << 63) - 1
+
 # ---------------------------------------------------------------- schedule
 def _labels(choices: Sequence[AgentChoice]) -> list[str]:
     """Display labels, unique: repeated agents become ``name#1``, ``name#2``, ..."""
@@ -344,6 +347,8 @@ def check_plan_size(games: int, batch_size: int, workers: int, rules: Rules, tab
     many seat orders or blocks too big to play at once. The number of deal sets is not limited: the results are
     folded as they come (:mod:`golfsim.tournament.tally`)."""
     players = rules.players
+    refuse_over("deal sets are numbered in 64 bits, and the number asked for", games, MAX_GAMES,
+                f"use --games {MAX_GAMES:,} or fewer")
     orders = sum(distinct_orders(t, seating) for t in tables)
     refuse_over(f"{len(tables):,} table(s) in {seating} make {orders:,} seat orders, and that", orders, MAX_SEATINGS,
                 "use --seating rotations (P orders per table), fewer players or fewer agents")
