@@ -144,11 +144,19 @@ def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: 
 
     ``log`` gets a line when the run starts and when each cell is complete.
     """
+    from golfsim.runs.limits import MAX_TASKS, check_memory, kept_bytes_per_game, refuse_over
+
+    # an experiment keeps every task's result until its cell is reduced: bound both before anything is listed
+    count = sum(len(cell.tasks) for cell in cells)
+    refuse_over(f"{label or 'the experiment'}: {len(cells)} cells make {count:,} tasks, and that", count, MAX_TASKS,
+                "play fewer games")
     owner: list[int] = []
     tasks: list[Task] = []
     for c, cell in enumerate(cells):
         tasks += cell.tasks
         owner += [c] * len(cell.tasks)
+    check_memory(f"{label or 'the experiment'}: {sum(t.count for t in tasks):,} games",
+                 sum(kept_bytes_per_game(t.rules.players) * t.count for t in tasks), "play fewer games")
     remaining = [len(cell.tasks) for cell in cells]
     done_games = [0] * len(cells)
     if log:

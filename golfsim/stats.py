@@ -131,15 +131,21 @@ def mean_ci(x, confidence: float = 0.95) -> tuple[float, float, float]:
     >>> mean_ci([1.0, 2.0, 3.0])  # doctest: +ELLIPSIS
     (2.0, -0.484..., 4.484...)
     """
-    c = _check_confidence(confidence)
     arr = _as_sample(x)
     n = arr.size
-    mean = float(arr.mean())
+    return mean_ci_moments(n, float(arr.mean()), float(arr.std(ddof=1)) if n >= 2 else math.nan, confidence)
+
+
+def mean_ci_moments(n: int, mean: float, sd: float, confidence: float = 0.95) -> tuple[float, float, float]:
+    """:func:`mean_ci` from a sample's size, mean and standard deviation (``ddof=1``) instead of the sample.
+
+    For results folded as they arrive (a tournament's deal sets), where the sample itself is never held.
+    """
+    c = _check_confidence(confidence)
     if n < 2:
-        return mean, math.nan, math.nan
-    se = float(arr.std(ddof=1)) / math.sqrt(n)
-    half = float(stats.t.ppf(0.5 + c / 2.0, n - 1)) * se
-    return mean, mean - half, mean + half
+        return float(mean), math.nan, math.nan
+    half = float(stats.t.ppf(0.5 + c / 2.0, n - 1)) * float(sd) / math.sqrt(n)
+    return float(mean), mean - half, mean + half
 
 
 def paired_difference(a, b, confidence: float = 0.95) -> dict:
@@ -312,9 +318,16 @@ def share_wilson_ci(shares, trials, confidence: float = 0.95) -> tuple[float, fl
         raise ValueError("win shares must lie in [0, 1]")
     if trials < arr.size:
         raise ValueError(f"trials ({trials!r}) cannot be fewer than the {arr.size} units")
-    p = float(arr.mean())
-    spread = float(arr.var(ddof=1)) if arr.size > 1 else 0.0
-    n_eff = float(trials) if spread <= 0.0 else min(float(trials), arr.size * p * (1.0 - p) / spread)
+    return share_wilson_ci_moments(arr.size, float(arr.mean()), float(arr.var(ddof=1)) if arr.size > 1 else 0.0,
+                                   trials, confidence)
+
+
+def share_wilson_ci_moments(n: int, mean: float, var: float, trials, confidence: float = 0.95) -> tuple[float, float,
+                                                                                                        float]:
+    """:func:`share_wilson_ci` from the number of units, their mean share and its variance (``ddof=1``, 0 for one
+    unit) instead of the shares themselves."""
+    p, spread = float(mean), float(var)
+    n_eff = float(trials) if spread <= 0.0 else min(float(trials), n * p * (1.0 - p) / spread)
     _, low, high = proportion_ci(p * n_eff, n_eff, confidence)
     return p, low, high
 

@@ -22,6 +22,10 @@ MAX_SEATINGS = 20_000
 MAX_CELLS = 10_000
 """Most cells a sweep grid may have."""
 
+GAMES_KEPT_LIMIT = 1 << 26
+"""Bytes of per-game results a tournament keeps for its ``games`` table (64 MiB); a bigger one keeps only its
+statistics, whose memory does not grow with the games (:mod:`golfsim.tournament.tally`)."""
+
 
 def kept_bytes_per_game(players: int) -> int:
     """Bytes a tournament keeps for each game it played (:class:`golfsim.runs.tasks.GameSummary`: totals, goings

@@ -12,10 +12,11 @@ Tasks carry labels, never compiled objects: a worker thread, a worker process or
 loads the user's agent modules (``GOLFSIM_AGENT_MODULES`` as it was when the task was planned, and entry points)
 and compiles what it needs once per process.
 
-:func:`run_tasks` submits every task to a :class:`concurrent.futures.Executor` at once: by default a thread pool
-with one thread per core, each task running the single-threaded compiled kernel (it releases the GIL), so a plan
-of at least as many tasks as cores keeps every core busy; :func:`split_counts` makes plans that size. A plan with a
-plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
+:func:`run_tasks` submits the tasks to a :class:`concurrent.futures.Executor` a window at a time (a few per
+worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by default
+a thread pool with one thread per core, each task running the single-threaded compiled kernel (it releases the
+GIL), so a plan of at least as many tasks as cores keeps every core busy; :class:`Pieces` cuts plans that size.
+A plan with a plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
 (:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
 executor (:func:`dask_executor`).
 
@@ -28,13 +29,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import logging
 import math
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,6 +53,7 @@ __all__ = [
     "needs_python",
     "python_process_pool",
     "run_task",
+    "Pieces",
     "run_tasks",
     "split_counts",
     "summarise_games",
@@ -217,24 +220,50 @@ def executor_workers(executor: Executor | None, threads: int | None = None) -> i
     return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
 
 
-def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple[int, int]]:
-    """Cut ``games`` games into consecutive ``(first, count)`` pieces for ``units`` seatings and ``workers``.
+class Pieces(Sequence):
+    """The consecutive ``(first, count)`` pieces of ``games`` games, computed on demand (never listed).
 
     Pieces are at most ``block`` games; when that gives fewer than ``TASKS_PER_WORKER x workers`` tasks over all
     ``units`` seatings, the games are cut finer (never below one game), so a plan keeps every worker busy. The cut
     is the same for every seating, so a prefix of complete pieces is a set of complete deal sets everywhere.
     """
+
+    def __init__(self, games: int, block: int, units: int, workers: int):
+        self.games, self.block = int(games), int(block)
+        wanted = math.ceil(TASKS_PER_WORKER * workers / max(units, 1))
+        self.even = math.ceil(self.games / self.block) < wanted  # cut finer: into equal pieces
+        self.count = min(self.games, wanted) if self.even else math.ceil(self.games / self.block)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def _cut(self, i: int) -> int:
+        # cut i of count near-equal pieces, rounded half up, in exact integers (games may exceed 2**53)
+        return (2 * i * self.games + self.count) // (2 * self.count)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.count))]
+        if i < 0:
+            i += self.count
+        if not 0 <= i < self.count:
+            raise IndexError(f"piece {i} of {self.count}")
+        if self.even:
+            lo = self._cut(i)
+            return lo, self._cut(i + 1) - lo
+        lo = i * self.block
+        return lo, min(self.block, self.games - lo)
+
+
+def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple[int, int]]:
+    """The :class:`Pieces` of ``games`` games as a list, refused in one line when they would be more than
+    :data:`golfsim.runs.limits.MAX_TASKS` tasks over ``units`` seatings (for plans that list their tasks)."""
     from golfsim.runs.limits import MAX_TASKS, refuse_over
 
     pieces = math.ceil(games / block)
     refuse_over(f"{games:,} games in pieces of {block:,} at {units:,} seating(s) make {pieces * max(units, 1):,} "
                 "tasks, and that", pieces * max(units, 1), MAX_TASKS, "play fewer games or larger pieces")
-    wanted = math.ceil(TASKS_PER_WORKER * workers / max(units, 1))
-    if pieces >= wanted:
-        return [(lo, min(block, games - lo)) for lo in range(0, games, block)]
-    pieces = min(games, wanted)
-    cuts = np.linspace(0, games, pieces + 1).round().astype(np.int64)
-    return [(int(a), int(b - a)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+    return list(Pieces(games, block, units, workers))
 
 
 # ---------------------------------------------------------------- running many
@@ -250,14 +279,23 @@ class TaskRun:
         return all(i in self.results for i in indices)
 
 
+#: Tasks submitted ahead per worker: the executor always has work queued, and a plan of any length holds only
+#: this many futures (and unreported results) at once.
+WINDOW_PER_WORKER = 4
+
+
 def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, threads: int | None = None,
-              progress: Callable[[int, Task], None] | None = None) -> TaskRun:
-    """Submit every task at once and collect their summaries as they finish.
+              progress: Callable[[int, Task], None] | None = None,
+              consume: Callable[[int, object], None] | None = None) -> TaskRun:
+    """Run the tasks, a window at a time, and collect their summaries as they finish.
 
     Parameters
     ----------
     tasks : sequence of Task
-        In the order they should start (an executor starts them first come, first served).
+        In the order they should start (an executor starts them first come, first served). Only a window of them
+        (:data:`WINDOW_PER_WORKER` per worker) is submitted at a time, so the sequence may be computed on demand
+        (:class:`golfsim.tournament.planning.PlanTasks`) and as long as it likes; such a sequence names its
+        agent labels as a ``labels`` set (:func:`needs_python` would otherwise read every task).
     executor : concurrent.futures.Executor, optional
         Where they run; default a thread pool of ``threads`` threads (default: every core) made for this call.
         Results do not depend on it.
@@ -266,6 +304,9 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     progress : callable, optional
         Called as ``progress(index, task)`` in the calling thread after each task finishes (in the order they
         finish); raise ``KeyboardInterrupt`` from it to stop the run.
+    consume : callable, optional
+        Called as ``consume(index, summary)`` in the calling thread with each finished task's summary (before
+        ``progress``), which is then not kept in ``results``: for runs that fold their results as they come.
 
     Returns
     -------
@@ -274,8 +315,8 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         running are left to finish on their own and ignored), and ``interrupted`` is True.
     """
     own = shared = executor is None
+    workers = executor_workers(executor, threads)
     if own:
-        workers = executor_workers(None, threads)
         if workers > 1 and needs_python(tasks):
             executor = python_process_pool(workers, tasks)
         else:
@@ -283,14 +324,24 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
             shared = False
     run = TaskRun()
     futures: dict = {}
+    window = WINDOW_PER_WORKER * max(1, workers)
     try:
-        for i, task in enumerate(tasks):
-            futures[executor.submit(run_task, task)] = i
-        for future in as_completed(futures):
-            i = futures[future]
-            run.results[i] = future.result()
-            if progress is not None:
-                progress(i, tasks[i])
+        queued = iter(enumerate(tasks))
+        for i, task in itertools.islice(queued, window):
+            futures[executor.submit(run_task, task)] = i, task
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                i, task = futures.pop(future)
+                value = future.result()
+                if consume is None:
+                    run.results[i] = value
+                else:
+                    consume(i, value)
+                if progress is not None:
+                    progress(i, task)
+                for j, nxt in itertools.islice(queued, 1):
+                    futures[executor.submit(run_task, nxt)] = j, nxt
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
@@ -309,7 +360,9 @@ def needs_python(tasks: Sequence[Task]) -> bool:
     """Whether any task seats a plain-Python or batched agent (which holds the GIL while it decides)."""
     from golfsim.agents.base import parse_agent
 
-    labels = {label for task in tasks for label in task.seats}
+    labels = getattr(tasks, "labels", None)  # a lazy plan names its labels without listing its tasks
+    if labels is None:
+        labels = {label for task in tasks for label in task.seats}
     if not labels:
         return False
     _load_plugins(tasks[0].plugins)

@@ -26,10 +26,9 @@ from golfsim.runs.limits import (
     block_bytes_per_game,
     check_memory,
     distinct_orders,
-    kept_bytes_per_game,
     refuse_over,
 )
-from golfsim.runs.tasks import Task, current_plugins, split_counts
+from golfsim.runs.tasks import Pieces, Task, current_plugins
 
 #: Deal sets per block: each simulator call plays one block at one table in one rotation.
 DEFAULT_BATCH = 2000
@@ -42,6 +41,9 @@ SEATINGS = ("auto", "rotations", "permutations")
 MAX_AUTO_PERMUTATION_SEATS = 4
 
 _SEED_MASK = (1 << 63) - 1
+
+#: Most deal sets per table: the simulator numbers its games in 64 bits.
+MAX_GAMES = (1 << 63) - 1
 
 # ---------------------------------------------------------------- schedule
 def _labels(choices: Sequence[AgentChoice]) -> list[str]:
@@ -242,6 +244,47 @@ def rerun_command(labels: Sequence[str], specs: Sequence[str], rules: Rules, gam
     return plugins.rerun_command(shlex.join(cmd))
 
 
+class PlanTasks(Sequence):
+    """A tournament's tasks, made when asked for: task ``j`` plays piece ``j // S`` of seating ``j % S``.
+
+    Parameters
+    ----------
+    rules : Rules
+    seats : list of tuple of str
+        Per seating, the agent label in each seat.
+    seed : int
+    agent_seeds : list of int
+        Per seating.
+    pieces : sequence of (first game, count)
+    summary : str
+    plugins : tuple of str
+        As :class:`golfsim.runs.tasks.Task`.
+    """
+
+    def __init__(self, rules: Rules, seats, seed: int, agent_seeds, pieces, summary: str, plugins):
+        self.rules, self.seats, self.seed, self.agent_seeds = rules, list(seats), seed, list(agent_seeds)
+        self.pieces, self.summary, self.plugins = pieces, summary, tuple(plugins)
+        self.labels = {label for row in self.seats for label in row}
+
+    def __len__(self) -> int:
+        return len(self.pieces) * len(self.seats)
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self)))]
+        if j < 0:
+            j += len(self)
+        if not 0 <= j < len(self):
+            raise IndexError(f"task {j} of {len(self)}")
+        p, i = divmod(j, len(self.seats))
+        first, count = self.pieces[p]
+        return Task(self.rules, self.seats[i], self.seed, self.agent_seeds[i], first, count, self.summary,
+                    self.plugins)
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+
 @dataclass
 class TournamentPlan:
     """Everything decided before a tournament plays: the pool, the tables, the seat orders and the tasks.
@@ -264,11 +307,13 @@ class TournamentPlan:
         Every seat order of every table, in the order their games are reduced.
     agent_seeds : list of int
         Per seating, its agent seed (:func:`rotation_agent_seed`).
-    pieces : list of (first game, count)
-        The cut of the deal sets, the same for every seating.
-    tasks : list of Task
+    pieces : sequence of (first game, count)
+        The cut of the deal sets, the same for every seating (:class:`golfsim.runs.tasks.Pieces`, computed on
+        demand).
+    tasks : sequence of Task
         Piece-major: every seating of the first piece, then of the second, ...; task ``j`` plays piece
-        ``j // len(seatings)`` of seating ``j % len(seatings)``.
+        ``j // len(seatings)`` of seating ``j % len(seatings)`` (:class:`PlanTasks`, computed on demand: a plan
+        of any number of deal sets takes the same memory).
     """
 
     choices: list
@@ -285,8 +330,8 @@ class TournamentPlan:
     orders_per_table: list
     seatings: list
     agent_seeds: list[int]
-    pieces: list[tuple[int, int]]
-    tasks: list[Task]
+    pieces: Sequence[tuple[int, int]]
+    tasks: Sequence[Task]
 
     @property
     def total_games(self) -> int:
@@ -301,15 +346,14 @@ class TournamentPlan:
 
 def check_plan_size(games: int, batch_size: int, workers: int, rules: Rules, tables, seating: str) -> None:
     """Refuse, before anything is listed or played, a tournament too big to fit (:mod:`golfsim.runs.limits`): too
-    many seat orders, more per-game results than the memory limit, or blocks too big to play at once."""
+    many seat orders or blocks too big to play at once. The number of deal sets is not limited: the results are
+    folded as they come (:mod:`golfsim.tournament.tally`)."""
     players = rules.players
+    refuse_over("deal sets are numbered in 64 bits, and the number asked for", games, MAX_GAMES,
+                f"use --games {MAX_GAMES:,} or fewer")
     orders = sum(distinct_orders(t, seating) for t in tables)
     refuse_over(f"{len(tables):,} table(s) in {seating} make {orders:,} seat orders, and that", orders, MAX_SEATINGS,
                 "use --seating rotations (P orders per table), fewer players or fewer agents")
-    kept = games * orders * kept_bytes_per_game(players)
-    most = MEMORY_LIMIT // (orders * kept_bytes_per_game(players))
-    check_memory(f"{games:,} deal sets at {orders:,} seat orders", kept,
-                 f"use --games {most:,} or fewer here")
     per_game, running = block_bytes_per_game(players, rules.holes), max(1, workers)
     block = min(batch_size, games) * per_game * running
     check_memory(f"blocks of {min(batch_size, games):,} deal sets on {running} worker(s)", block,
@@ -360,9 +404,8 @@ def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed:
         for r, seats in enumerate(orders):
             seatings.append((t, r, seats))
             agent_seeds.append(rotation_agent_seed(seed, t, r))
-    pieces = split_counts(games, batch_size, len(seatings), workers)
-    plugins = current_plugins()
-    tasks = [Task(rules, tuple(choices[i].label for i in seats), seed, agent_seed, first, count, summary, plugins)
-             for first, count in pieces for (_, _, seats), agent_seed in zip(seatings, agent_seeds, strict=True)]
+    pieces = Pieces(games, batch_size, len(seatings), workers)
+    tasks = PlanTasks(rules, [tuple(choices[i].label for i in seats) for _, _, seats in seatings], seed,
+                      agent_seeds, pieces, summary, current_plugins())
     return TournamentPlan(choices, labels, rules, games, seed, batch_size, float(confidence), schedule, seating,
                           anchor_index, tables, orders_per_table, seatings, agent_seeds, pieces, tasks)

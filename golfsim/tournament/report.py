@@ -144,22 +144,24 @@ def plot_score_distribution(result, path) -> Path:
     """Histogram of every agent's N-hole totals, best agent first; returns ``path``."""
     plt = _pyplot()
     holes = result.config["rules"]["holes"]
-    totals = result.totals_by_agent()
+    counts = result.score_counts()
     order = list(result.standings["agent"])
     fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
-    values = [totals[a] for a in order if totals[a].size]
+    values = [counts[a] for a in order if counts[a]]
     if values:
-        lo, hi = min(int(v.min()) for v in values), max(int(v.max()) for v in values)
+        lo, hi = min(min(c) for c in values), max(max(c) for c in values)
         width = max(1, math.ceil((hi - lo + 1) / 60))
         bins = np.arange(lo, hi + width + 1, width) - 0.5
         for agent in order:
-            v = totals[agent]
-            if not v.size:
+            if not counts[agent]:
                 continue
-            weights = np.full(v.size, 1.0 / v.size)
-            _, _, patches = ax.hist(v, bins=bins, weights=weights, histtype="step", linewidth=1.6,
-                                    label=f"{agent} (mean {v.mean():.1f}, n={v.size:,})")
-            ax.axvline(v.mean(), linewidth=0.8, linestyle=":", color=patches[0].get_edgecolor())
+            totals = np.fromiter(counts[agent], np.float64)
+            games = np.fromiter(counts[agent].values(), np.float64)
+            n = games.sum()
+            mean = float(totals @ games / n)
+            _, _, patches = ax.hist(totals, bins=bins, weights=games / n, histtype="step", linewidth=1.6,
+                                    label=f"{agent} (mean {mean:.1f}, n={int(n):,})")
+            ax.axvline(mean, linewidth=0.8, linestyle=":", color=patches[0].get_edgecolor())
         ax.legend(fontsize=8)
         ax.set_ylabel(f"share of games per {width}-point bin")
     else:

@@ -71,7 +71,17 @@ class TournamentResult:
     rating_model: str
     seconds: float
     _seatings: list = field(repr=False, default_factory=list)
-    _blocks: list = field(repr=False, default_factory=list)
+    _blocks: list | None = field(repr=False, default_factory=list)  # None: too many games to keep
+    _score_counts: dict = field(repr=False, default_factory=dict)  # agent -> {N-hole total: games}
+
+    def _kept_blocks(self) -> list:
+        if self._blocks is None:
+            from golfsim.runs.limits import GAMES_KEPT_LIMIT, gib
+
+            raise ValueError(f"this tournament played {self.games_played:,} games, and only a tournament of "
+                             f"{gib(GAMES_KEPT_LIMIT)} of per-game results or less keeps them; its statistics and "
+                             "score_counts() are complete")
+        return self._blocks
 
     @property
     def labels(self) -> list[str]:
@@ -87,10 +97,13 @@ class TournamentResult:
         ``seat, agent, total, win_share, place`` (1 = best, tied seats share the best place),
         ``went_out`` (deals in which this seat went out), ``out_wins`` (win shares of those deals), ``turns`` and
         ``truncated`` (the game's turns and truncated deals, summed over its holes).
+
+        Raises ``ValueError`` for a tournament too big to keep its games
+        (:data:`golfsim.runs.limits.GAMES_KEPT_LIMIT`): its statistics are folded as the games finish instead.
         """
         frames = []
         labels = self.labels
-        for (t, r, seats), blk in zip(self._seatings, self._blocks, strict=True):
+        for (t, r, seats), blk in zip(self._seatings, self._kept_blocks(), strict=True):
             n, p = blk.totals.shape
             place = 1 + (blk.totals[:, None, :] < blk.totals[:, :, None]).sum(axis=2)
             frames.append(pd.DataFrame({
@@ -114,11 +127,15 @@ class TournamentResult:
         games["agent"] = pd.Categorical(games["agent"], categories=labels)
         return games
 
+    def score_counts(self) -> dict[str, dict[int, int]]:
+        """Per agent, how many of its games ended on each N-hole total (kept whatever the tournament's size)."""
+        return {label: dict(counts) for label, counts in self._score_counts.items()}
+
     def totals_by_agent(self) -> dict[str, np.ndarray]:
         """Every N-hole total each agent scored (all tables, seat orders and seats), for distributions."""
         out: dict[str, list] = {label: [] for label in self.labels}
         labels = self.labels
-        for (_, _, seats), blk in zip(self._seatings, self._blocks, strict=True):
+        for (_, _, seats), blk in zip(self._seatings, self._kept_blocks(), strict=True):
             for s, i in enumerate(seats):
                 out[labels[i]].append(blk.totals[:, s])
         return {k: np.concatenate(v) if v else np.zeros(0, np.int32) for k, v in out.items()}

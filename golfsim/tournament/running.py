@@ -14,11 +14,12 @@ import pandas as pd
 
 import golfsim
 from golfsim.core.rules import Rules
+from golfsim.runs.limits import GAMES_KEPT_LIMIT, kept_bytes_per_game
 from golfsim.runs.progress import CountBar
-from golfsim.runs.tasks import GameSummary, executor_workers, run_tasks
+from golfsim.runs.tasks import executor_workers, run_tasks
 from golfsim.tournament.planning import DEFAULT_BATCH, TournamentPlan, plan_tournament, rotation_agent_seed
 from golfsim.tournament.result import TournamentResult
-from golfsim.tournament.statistics import _fit_ratings, _standings_and_pairs
+from golfsim.tournament.tally import Tally
 
 
 # ---------------------------------------------------------------- progress
@@ -129,14 +130,15 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
                 if callback is not None:
                     callback(played, plan.total_games)
 
-            run = run_tasks(plan.tasks, executor, threads=threads, progress=report)
-            results, interrupted = run.results, run.interrupted
+            tally = Tally(plan, keep_games=keeps_games(plan))
+            run = run_tasks(plan.tasks, executor, threads=threads, progress=report, consume=tally.add)
+            interrupted = run.interrupted
         else:
-            results, interrupted = _run_logged(plan, log, threads, callback)
+            tally, interrupted = _run_logged(plan, log, threads, callback)
     finally:
         if reporter is not None:
             reporter.__exit__(None, None, None)
-    result = reduce_tournament(plan, results, interrupted, time.perf_counter() - start_time)
+    result = tally_result(tally, interrupted, time.perf_counter() - start_time)
     if interrupted and raise_on_interrupt:
         raise TournamentInterrupted(result)
     return result
@@ -150,7 +152,13 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, bool]:
+def keeps_games(plan: TournamentPlan) -> bool:
+    """Whether a run of ``plan`` keeps every game for :attr:`TournamentResult.games` (up to
+    :data:`golfsim.runs.limits.GAMES_KEPT_LIMIT` bytes of them; a bigger one keeps its statistics only)."""
+    return plan.total_games * kept_bytes_per_game(plan.rules.players) <= GAMES_KEPT_LIMIT
+
+
+def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[Tally, bool]:
     """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.logs.trace`)."""
     from golfsim.kernels.simulate import Table
     from golfsim.logs.trace import DecisionLog
@@ -160,7 +168,7 @@ def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, boo
     decision_log = DecisionLog(log, plan.rules, plan.seed)
     for (t, r, seats), agent_seed in zip(plan.seatings, plan.agent_seeds, strict=True):
         decision_log.add_seating(t, r, [labels[j] for j in seats], agent_seed)
-    results: dict = {}
+    tally = Tally(plan, keep_games=keeps_games(plan))
     interrupted = False
     played = 0
     try:
@@ -170,7 +178,7 @@ def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, boo
             for batch in decision_log.play(table, task.count, agent_seed=task.agent_seed, first_game=task.first_game,
                                            batch_size=task.count, threads=threads, seating=i,
                                            game_base=i * plan.games, labels=[labels[k] for k in plan.seatings[i][2]]):
-                results[j] = summarise_games(batch)
+                tally.add(j, summarise_games(batch))
             played += task.count
             if callback is not None:
                 callback(played, plan.total_games)
@@ -178,38 +186,35 @@ def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[dict, boo
         interrupted = True
     finally:
         decision_log.close(partial=interrupted)
-    return results, interrupted
-
-
-def complete_pieces(plan: TournamentPlan, results: dict) -> int:
-    """How many pieces from the first on are finished in every seating (the deal sets a partial result keeps)."""
-    n = len(plan.seatings)
-    done = 0
-    while done < len(plan.pieces) and all(done * n + i in results for i in range(n)):
-        done += 1
-    return done
+    return tally, interrupted
 
 
 def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = False,
                       seconds: float = 0.0) -> TournamentResult:
-    """Put the tasks' game summaries together in game order and compute the standings, pairs and ratings.
+    """Put the tasks' game summaries together and compute the standings, pairs and ratings.
 
     ``results`` maps task index to its :class:`golfsim.runs.tasks.GameSummary`; the deal sets kept are the pieces
     complete in every seating from the first on (all of them for an uninterrupted run).
     """
+    tally = Tally(plan, keep_games=keeps_games(plan))
+    for j in sorted(results):
+        tally.add(j, results[j])
+    return tally_result(tally, interrupted, seconds)
+
+
+def tally_result(tally: Tally, interrupted: bool = False, seconds: float = 0.0) -> TournamentResult:
+    """The :class:`TournamentResult` of what ``tally`` folded (the complete pieces from the first on)."""
+    plan = tally.plan
     choices, labels, rules, seatings = plan.choices, plan.labels, plan.rules, plan.seatings
     players, confidence, seed, games = rules.players, plan.confidence, plan.seed, plan.games
-    pieces = complete_pieces(plan, results)
-    n = len(seatings)
-    blocks = [GameSummary.concat([results[p * n + i] for p in range(pieces)], players) for i in range(n)]
-    deal_sets = blocks[0].totals.shape[0]
+    deal_sets = tally.deal_sets
     partial = deal_sets < games
     games_played = len(seatings) * deal_sets
     anchor_index, schedule, seating = plan.anchor_index, plan.schedule, plan.seating
     tables, orders_per_table, total_games = plan.tables, plan.orders_per_table, plan.total_games
 
-    rows, h2h = _standings_and_pairs(blocks, seatings, len(choices), rules.holes, confidence)
-    fit, model = _fit_ratings(blocks, seatings, len(choices), players, confidence)
+    rows, h2h = tally.standings_and_pairs(confidence)
+    fit, model = tally.ratings(confidence)
     standings = pd.DataFrame(rows)
     standings["agent"] = [labels[i] for i in standings["agent"]]
     if fit is not None:
@@ -288,6 +293,7 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
     return TournamentResult(
         standings=standings, head_to_head=head, ratings=ratings, rating_cov=cov, config=config, partial=partial,
         deal_sets=deal_sets, games_played=games_played,
-        truncated_deals=int(sum(int(b.truncated.sum()) for b in blocks)), rating_model=model,
-        seconds=seconds, _seatings=seatings, _blocks=blocks,
+        truncated_deals=tally.truncated_deals(), rating_model=model, seconds=seconds, _seatings=seatings,
+        _blocks=tally.kept_blocks() if tally.keep_games else None,
+        _score_counts=dict(zip(labels, tally.score_counts(), strict=True)),
     )

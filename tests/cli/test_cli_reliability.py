@@ -141,14 +141,14 @@ GREEDIES = [f"greedy:take_gain={k}" for k in range(30)]
 
 
 @pytest.mark.parametrize("args, fragments", [
-    (["--agents", "greedy,random", "--games", "9223372036854775808"], ["more than the limit of 1.0 GiB", "--games"]),
-    (["--agents", "greedy,random", "--games", str(10**15)], ["more than the limit of 1.0 GiB"]),
+    (["--agents", "greedy,random", "--games", "9223372036854775808"],
+     ["more than the limit of 9,223,372,036,854,775,807", "--games"]),
     (["--agents", "greedy,random", "--games", str(10**7), "--batch-size", str(10**9)], ["--batch-size"]),
     (["--agents", ",".join(GREEDIES[:12]), "--players", "12", "--seating", "permutations", "--games", "10"],
      ["479,001,600 seat orders", "more than the limit of 20,000"]),
     (["--agents", ",".join(GREEDIES), "--players", "12", "--games", "10"],
      ["86,493,225 tables", "more than the limit of 20,000"]),
-], ids=["games 2**63", "games 10**15", "batch 10**9", "12! seat orders", "30-agent round robin at 12 seats"])
+], ids=["games 2**63", "batch 10**9", "12! seat orders", "30-agent round robin at 12 seats"])
 def test_a_tournament_that_cannot_fit_is_refused_before_it_starts(args, fragments):
     assert_refused_in_one_line(golfsim("tournament", *args, "--quiet", timeout=120), *fragments)
 

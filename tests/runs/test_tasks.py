@@ -30,27 +30,32 @@ def assert_same_tournament(a, b):
 
 
 class Reversed(Executor):
-    """Runs every task only when the run asks for results, last submitted first: the worst order for a reduction
-    that assumed tasks finish in order."""
+    """Runs the tasks submitted so far only when the run waits for results, last submitted first: the worst order
+    for a reduction that assumed tasks finish in order (run_tasks submits a window at a time, so each window is
+    run backwards)."""
 
     def __init__(self):
         self.pool = ThreadPoolExecutor(1)
         self.pending = []
+        self.lock = threading.Lock()
 
     def submit(self, fn, *args):
         from concurrent.futures import Future
 
         future = Future()
-        self.pending.append((future, fn, args))
-        if len(self.pending) == 1:
-            self.pool.submit(self._drain_later)
+        with self.lock:
+            self.pending.append((future, fn, args))
+            if len(self.pending) == 1:
+                self.pool.submit(self._drain_later)
         return future
 
     def _drain_later(self):
         import time
 
-        time.sleep(0.2)  # let every task be submitted first
-        for future, fn, args in reversed(self.pending):
+        time.sleep(0.2)  # let the window be submitted first
+        with self.lock:
+            batch, self.pending = self.pending, []
+        for future, fn, args in reversed(batch):
             future.set_result(fn(*args))
 
 
