@@ -106,6 +106,7 @@ print(json.dumps({"scores": scores["total"].tolist(), "game loop hits": sum(play
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not INTERNALS, reason="checks the internals' inner compile linking a cached leaf in")
 def test_a_kernel_compiled_later_from_cached_leaves_plays_as_one_compiled_from_scratch(tmp_path):
     # the general kernel caches the game loop (a leaf, kept as bitcode); greedy's self-play kernel for these rules
     # is compiled in a later process around the cached game loop, and must play exactly as a fresh compile does
