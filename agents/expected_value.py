@@ -88,7 +88,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from golfsim._numba.jit import hot, leaf
+from golfsim._numba.jit import hot, leaf, leaf_taking_functions
 from golfsim.agents.base import Param
 from golfsim.agents.common import (
     STALL_HIDDEN,
@@ -447,7 +447,7 @@ def draw_value_reference(pub, rules, base, throw, ctx):
 
 
 # ---------------------------------------------------------------- opponents and going out
-@leaf
+@leaf_taking_functions
 def opponents_estimate(pub, rules, player, mu, hh, inv_u, draw):
     """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
     plus the expectation of face-down ones, minus the expected gain of one draw (valued with ``draw``, see
@@ -628,7 +628,7 @@ def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
     return action, best
 
 
-@leaf
+@leaf_taking_functions
 def decision_context(pub, rules, params, player, draw):
     """The :data:`DecisionContext` a decision of ``player`` starts from (``draw`` values the opponents' draws, see
     :func:`ev_decide`)."""
@@ -671,7 +671,7 @@ def discard_watch(pub, rules, params, player, ctx):
     return DiscardWatch(np.int64(0), 0.0, NO_RANKS, NO_GAINS)
 
 
-@leaf
+@leaf_taking_functions
 def ev_decide(pub, rules, params, player, draw, place):
     """Decision of the expected-value agent (see the module docstring), valuing draws with ``draw`` and placements
     with ``place``: :func:`draw_value` and :func:`best_placement`, or with a ``four_of_a_kind_bonus`` their plain
@@ -800,7 +800,7 @@ def place_value_at_reference(pub, rules, params, player, base, card, k, ctx, wat
     return v + discard_penalty(pub, rules, params, player, pub[base + k], k == ctx.last, ctx.mu, ctx.hh, ctx.inv_u)
 
 
-@leaf
+@leaf_taking_functions
 def _ev_values(pub, rules, params, player, values, draw, place_at):
     for a in range(values.shape[0]):
         values[a] = np.nan

@@ -4,8 +4,8 @@ golfsim compiles faster and runs its search agents without heap allocation by re
 (:mod:`golfsim._numba.inner_compile`, :mod:`golfsim._numba.stack`, :mod:`golfsim._numba.pointers`). Those are only
 used on the Numba releases they were tested with (:data:`TESTED`), when they import, and when the environment
 variable :data:`FALLBACK_VARIABLE` is not set to a true value. Otherwise every function is compiled with public
-``njit`` options only: a slower first compile, meant to give the same results (not yet proven: some agents'
-pointer-entry copies cannot be cached under it, so pyproject.toml keeps its Numba cap).
+``njit`` options only: a slower first compile, the same results, and every function cached. That fallback is what
+a Numba release newer than the tested ones gets, so pyproject.toml has no upper bound on Numba.
 """
 
 from __future__ import annotations

@@ -38,9 +38,15 @@ The fallback: public options only
 them out (an untested Numba, or ``GOLFSIM_NUMBA_FALLBACK=1``), ``hot`` and ``leaf`` are plain ``njit(cache=True)``,
 :data:`NO_NRT` is empty (so functions keep reference counting, and the search agents' scratch arrays come from the
 heap, :mod:`golfsim._numba.stack`), and the cache directory gets its own name (``-public``), since Numba does not key
-its cache files by compile options. The first compile is slower; the results are meant to
-be the same, but some agents' pointer-entry copies cannot yet be
-cached under the fallback (a NumbaWarning).
+its cache files by compile options. The first compile is slower; the results are the same
+(``tests/_numba/test_fence.py``, and CI runs the golden and parity tests under the fallback).
+
+A leaf that takes compiled functions as arguments (ev's valuations) is a :data:`leaf_taking_functions`. Numba
+lowers a dispatcher passed as an argument as its address in this process (a "dynamic global") and refuses to cache
+any function whose code keeps one, and every function that links that code in. Inlined into its caller, the
+argument is a direct call and the address is dropped as unused. Under the internals every leaf is inlined by LLVM;
+under the fallback such a leaf is inlined by Numba's own IR inliner (the public ``inline="always"``), so that
+everything still caches.
 """
 
 from __future__ import annotations
@@ -168,9 +174,11 @@ if INTERNALS:
 
     hot = inner(_nrt=False)
     leaf = inner(_nrt=False, forceinline=True)
+    leaf_taking_functions = leaf
     NO_NRT = {"_nrt": False}
 else:
     hot = leaf = njit(cache=True)
+    leaf_taking_functions = njit(cache=True, inline="always")
     NO_NRT = {}
 """``NO_NRT``: the options a kernel adds to ``njit`` to compile without reference counting (none under the
 fallback)."""

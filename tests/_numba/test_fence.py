@@ -75,3 +75,67 @@ def test_the_fallback_compiles_with_public_options_and_plays_the_same_games():
     assert public["hot"] == "CPUDispatcher" and fenced["hot"] == "InnerDispatcher"
     assert public["cache"] == fenced["cache"] + "-public" and not public["pointers"]
     assert len(fenced["scores"]) == 12 * 9 + 1 and fenced["scores"] == public["scores"]
+
+
+CACHED = """
+import json
+
+import numpy as np
+from numba.core import event
+
+compiled = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Compiles())
+
+from golfsim.agents.expected_value import PARAMS, ev_act, ev_action_values
+from golfsim.coach.position import Position
+from golfsim.core.rules import Rules
+from golfsim.core.spec import CURRENT, NUM_ACTIONS
+from golfsim.game.env import play_game
+from golfsim.kernels.simulate import simulate
+
+for bonus in (0, -10):  # ev plays a variant of its own under each
+    rules = Rules(players=4, holes=1, four_of_a_kind_bonus=bonus)
+    simulate(["random", "greedy", "ev", "pair-builder"], rules, games=2, seed=0, threads=1)
+    play_game(["ev", "pair-builder"], Rules(holes=1, four_of_a_kind_bonus=bonus), seed=0)
+    # ev called from Python, and ev's values of every action (golfsim hint)
+    rules = Rules(holes=1, four_of_a_kind_bonus=bonus)
+    pub = Position.parse("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q").to_pub(rules)
+    packed, params, player = rules.pack(), np.array([p.default for p in PARAMS]), np.int64(pub[CURRENT])
+    ev_act(pub, packed, params, np.zeros(1, dtype=np.uint64), player)
+    ev_action_values(pub, packed, params, player, np.zeros(NUM_ACTIONS))
+print(json.dumps(compiled))
+"""
+
+
+def compiled_in_new_process(cache: Path, fallback: bool) -> tuple[list[str], str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache))
+    env.pop(FALLBACK_VARIABLE, None)
+    if fallback:
+        env[FALLBACK_VARIABLE] = "1"
+    done = subprocess.run([sys.executable, "-c", CACHED], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fallback", [False, True], ids=["fenced", "fallback"])
+def test_every_compiled_function_is_cached_and_a_second_process_compiles_nothing(tmp_path, fallback):
+    # ev hands its valuation functions to the functions it calls; a function holding a dispatcher's address cannot
+    # be cached (golfsim._numba.jit.leaf_taking_functions)
+    first, warnings = compiled_in_new_process(tmp_path, fallback)
+    assert {"ev_act_no_bonus__pointer_entry", "ev_act_bonus__pointer_entry"} <= set(first)
+    assert any(name.startswith("ev_action_values") for name in first)  # fenced: its copy with entry points
+    assert "Cannot cache" not in warnings
+    again, _ = compiled_in_new_process(tmp_path, fallback)
+    assert again == [], f"compiled again instead of loaded from the cache: {sorted(set(again))}"
