@@ -419,8 +419,12 @@ def read_log(path) -> LogFile:
         meta = json.loads(raw)
         rules = Rules(**meta["rules"])
     except (ValueError, KeyError, TypeError) as err:
-        raise LogError(f"{path}: the golfsim metadata is damaged ({err})") from None
-    if meta.get("version", 0) > FORMAT_VERSION:
+        raise LogError(f"{path}: the golfsim metadata is damaged ({' '.join(str(err).split())})") from None
+    version = meta.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise LogError(f"{path}: the golfsim metadata is damaged (log format version {version!r} is not a whole "
+                       "number)")
+    if version > FORMAT_VERSION:
         raise LogError(f"{path} was written by a newer golfsim (log format {meta['version']}); upgrade to read it")
     return LogFile(path, meta, rules)
 
