@@ -101,3 +101,40 @@ def test_a_log_named_like_a_file_out_writes_is_refused_before_the_run(tmp_path):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "is a file --out writes, which would replace the log" in lines[0], done.stderr
     assert (out / "config.json").read_bytes() == before
+
+
+def edited_log(small_log, tmp_path, drop_column=None, drop_key=None):
+    key = b"golfsim.decision_log"
+    meta = json.loads(pq.read_metadata(small_log).metadata[key])
+    if drop_key is not None:
+        del meta[drop_key]
+    table = pq.read_table(small_log)
+    if drop_column is not None:
+        table = table.drop_columns([drop_column])
+    path = tmp_path / "edited.parquet"
+    pq.write_table(table.replace_schema_metadata({key: json.dumps(meta).encode()}), path)
+    return path
+
+
+def test_a_log_whose_metadata_lost_its_seed_is_one_line(small_log, tmp_path):
+    with pytest.raises(LogError, match=r"edited.parquet: the golfsim metadata is damaged \(no whole-number deal seed"):
+        read_log(edited_log(small_log, tmp_path, drop_key="seed"))
+
+
+@pytest.mark.parametrize("column", ["action", "seat", "agent", "score_1"])
+def test_a_log_without_one_of_its_columns_is_one_line_naming_it(small_log, tmp_path, column):
+    with pytest.raises(LogError, match=rf"edited.parquet is not a whole decision log: it has no column '{column}'"):
+        read_log(edited_log(small_log, tmp_path, drop_column=column))
+
+
+def test_a_log_with_a_damaged_page_is_one_line_not_other_moves(tmp_path):
+    path = tmp_path / "l.parquet"
+    log_games(["greedy", "random"], path, games=200)
+    data = bytearray(path.read_bytes())
+    # the column chunks come first and the footer last: a byte changed a quarter of the way in is in a page
+    data[len(data) // 4] ^= 0xFF
+    path.write_bytes(bytes(data))
+    log = read_log(path)  # the footer is whole
+    with pytest.raises(LogError, match=r"l.parquet: the log is damaged \(") as caught:
+        log.frame()
+    assert "\n" not in str(caught.value)
