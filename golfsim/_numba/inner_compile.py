@@ -37,6 +37,7 @@ from numba.core.caching import CompileResultCacheImpl, FunctionCache
 from numba.core.codegen import JITCodeLibrary
 from numba.core.registry import CPUDispatcher
 
+from golfsim._numba import cache_room
 from golfsim._numba.entry import WRAPPER_OPTIONS, with_entry_points
 
 INLINE_ONLY = "golfsim-inline-only-bitcode"
@@ -168,7 +169,8 @@ class InnerDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
     def enable_caching(self):
-        self._cache = InlineOnlyCache(self.py_func)
+        if not cache_room.UNCACHED:
+            self._cache = InlineOnlyCache(self.py_func)
 
     def __call__(self, *args, **kwargs):
         entry = self._python_entry

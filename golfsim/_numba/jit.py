@@ -60,6 +60,7 @@ from pathlib import Path
 
 from numba import config, njit
 
+from golfsim._numba.cache_room import compile_uncached
 from golfsim._numba.fence import INTERNALS
 
 
@@ -115,31 +116,51 @@ CACHE_PROBE_BYTES = 1 << 16
 ``os.access`` but fails every cached function's save, which failed every command at import."""
 
 
-def _has_room(path: Path) -> bool:
+def _room_error(path: Path) -> OSError | None:
+    """Why ``path`` cannot take cache files (``None`` when a probe of :data:`CACHE_PROBE_BYTES` fits)."""
     try:
         with tempfile.TemporaryFile(dir=path) as f:
             f.write(b"\0" * CACHE_PROBE_BYTES)
             f.flush()
             os.fsync(f.fileno())
-    except OSError:
-        return False
-    return True
+    except OSError as err:
+        return err
+    return None
 
 
-def _writable_cache_dir(key: str) -> Path:
-    for parent in (cache_parent(), Path(tempfile.gettempdir()) / f"golfsim-numba-{os.getuid()}"):
+def _has_room(path: Path) -> bool:
+    return _room_error(path) is None
+
+
+def _writable_cache_dir(key: str) -> tuple[Path, str | None]:
+    """The first of ``cache_parent()`` and the temporary directory that can take the cache, and ``None``; or,
+    when neither can, the first and why not."""
+    first, why = None, None
+    parents = [cache_parent()]
+    try:
+        parents.append(Path(tempfile.gettempdir()) / f"golfsim-numba-{os.getuid()}")
+    except OSError:  # every temporary directory is full or read-only
+        pass
+    for parent in parents:
         path = parent / (CACHE_PREFIX + key)
+        first = first or path
         try:
             path.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            continue
-        if os.access(path, os.W_OK) and _has_room(path):
-            return path
-    return path
+            err = _room_error(path)
+        except OSError as mkdir_error:
+            err = mkdir_error
+        if err is None:
+            return path, None
+        if why is None:
+            from golfsim.runs.atomic import os_error_text
+
+            why = f"no room for Numba's cache in {path}: {os_error_text(err)}"
+    return first, why
 
 
-CACHE_DIR = _writable_cache_dir(source_key() + ("" if INTERNALS else "-public"))
-"""This process's Numba cache directory (``<parent>/golfsim-<source_key()>``, with ``-public`` under the fallback)."""
+CACHE_DIR, NO_CACHE_REASON = _writable_cache_dir(source_key() + ("" if INTERNALS else "-public"))
+"""This process's Numba cache directory (``<parent>/golfsim-<source_key()>``, with ``-public`` under the fallback);
+``NO_CACHE_REASON``: why nothing is cached in this process, or ``None`` (:mod:`golfsim._numba.cache_room`)."""
 
 
 def use_keyed_cache() -> None:
@@ -149,6 +170,8 @@ def use_keyed_cache() -> None:
 
 
 use_keyed_cache()
+if NO_CACHE_REASON is not None:
+    compile_uncached(NO_CACHE_REASON)
 
 
 def clear_cache() -> int:

@@ -37,8 +37,9 @@ def main() -> None:
 
     np.seterr(all="ignore")
     # a terminal sees what Numba compiles, from the start; not 'play', whose screen takes the terminal's input line
-    with CompileLine(enabled=sys.argv[1:2] != ["play"]):
-        run_command(app)
+    interactive = sys.argv[1:2] == ["play"]
+    with CompileLine(enabled=not interactive):
+        run_command(app, private_stdout=not interactive)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from golfsim.cli.document import own_stdout
 from golfsim.runs.atomic import os_error_text
 
 EXIT_OS_ERROR = 1
@@ -27,13 +28,18 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def run_command(app: Callable[[], object]) -> None:
-    """Call ``app()``; a closed stdout is refused first, an ``OSError`` from anywhere is one line and exit 1."""
+def run_command(app: Callable[[], object], private_stdout: bool = True) -> None:
+    """Call ``app()``; a closed stdout is refused first, an ``OSError`` from anywhere is one line and exit 1.
+
+    With ``private_stdout``, only what the command prints reaches stdout; anything else writing to descriptor 1
+    goes to stderr (:func:`golfsim.cli.document.own_stdout`).
+    """
     if sys.stdout is None:
         _say("standard output is closed; give the command somewhere to write (e.g. > out.txt or > /dev/null)")
         sys.exit(2)
     try:
-        app()
+        with own_stdout() if private_stdout else contextlib.nullcontext():
+            app()
     except BrokenPipeError:  # the reader went away (| head): nothing more to say to it
         _silence_stdout()
         sys.exit(EXIT_OS_ERROR)

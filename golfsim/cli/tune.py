@@ -25,6 +25,7 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
         saying where the finished trials are kept).
     """
     from golfsim.agents.base import parse_agent
+    from golfsim.cli.document import agents_print_to_stderr
     from golfsim.runs.claims import check_target, default_root
     from golfsim.runs.interrupts import sigterm_as_ctrl_c
     from golfsim.runs.outdir import check_out_dir
@@ -47,9 +48,10 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
         check_target(directory, request, overwrite)
     sigterm_as_ctrl_c()
     try:
-        result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,
-                             startup_trials=startup_trials, threads=threads, progress=not quiet,
-                             directory=directory, resume=resume)
+        with agents_print_to_stderr():
+            result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,
+                                 startup_trials=startup_trials, threads=threads, progress=not quiet,
+                                 directory=directory, resume=resume)
     except OSError as e:
         raise ValueError(f"cannot write the study in {str(directory)!r}: {e.strerror or e}") from None
     for line in result.lines():

@@ -698,7 +698,7 @@ class BatchedAgent:
         batch = DecisionBatch(obs, mask, player, np.array([self._game]), random, self.rules)
         try:
             chosen = np.asarray(self.policy(batch)).reshape(-1)
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             raise AgentError(f"agent {self.label!r} (seat {player}) raised {type(e).__name__}: "
                              f"{' '.join(str(e).split())}") from e
         if chosen.shape != (1,) or not np.issubdtype(chosen.dtype, np.integer):

@@ -229,7 +229,7 @@ def _act(agent: PythonAgent, obs: dict, seat: int):
 
     try:
         return agent.policy(obs)
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # a policy's sys.exit must not end the program (or worker) that plays it
         raise AgentError(f"agent {agent.label!r} (seat {seat}) raised {type(e).__name__}: "
                          f"{' '.join(str(e).split())}") from e
 
@@ -244,7 +244,7 @@ def _decide_batch(policy, label, seat, rules, n, index_buf, obs_buf, mask_buf, r
     batch = DecisionBatch(obs_buf[:n].copy(), masks, seat, games, random_buf[:n].copy(), rules)
     try:
         chosen = np.asarray(policy(batch))
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise AgentError(f"agent {label!r} (seat {seat}) raised {type(e).__name__}: {' '.join(str(e).split())}") \
             from e
     if chosen.shape != (n,) or not np.issubdtype(chosen.dtype, np.integer):

@@ -100,6 +100,7 @@ WRITER_OPTIONS = {
     "use_dictionary": ["kind", "agent", "phase", "end_reason"],
     "write_statistics": ["game", "deal_set", "hole", "kind"],
     "write_batch_size": 1 << 16,
+    "write_page_checksum": True,  # a damaged page is refused on reading, never read as other moves
 }
 """Parquet settings, chosen for writing speed (the writer thread is what limits a logged run): dictionary pages
 only for the string columns, LZ4 (which pandas, polars and duckdb all read), statistics only on the columns readers
@@ -377,7 +378,14 @@ class LogFile:
     def frame(self, filters=None) -> pd.DataFrame:
         """The rows as a pandas DataFrame (``filters`` as in ``pyarrow.parquet.read_table``)."""
         nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype()}
-        return pq.read_table(self.path, filters=filters).to_pandas(types_mapper=nullable.get)
+        return self._read(filters=filters).to_pandas(types_mapper=nullable.get)
+
+    def _read(self, **options) -> pa.Table:
+        """The log's rows as an Arrow table, checking every page's checksum; a damaged page is a :class:`LogError`."""
+        try:
+            return pq.read_table(self.path, page_checksum_verification=True, **options)
+        except (OSError, pa.ArrowException) as err:
+            raise LogError(f"{self.path}: the log is damaged ({str(err).splitlines()[0]})") from None
 
     def deal(self, game: int, hole: int) -> pd.DataFrame:
         """The rows of one deal, in order (:class:`LogError` if it is not in the log)."""
@@ -388,7 +396,7 @@ class LogFile:
             raise LogError(f"game {game} is not in {self.path.name} (game numbers are from 0 to {2**31 - 1})")
         rows = self.frame(filters=[("game", "=", int(game)), ("hole", "=", int(hole))])
         if rows.empty:
-            games = pq.read_table(self.path, columns=["game"]).column("game")
+            games = self._read(columns=["game"]).column("game")
             if pc.sum(pc.equal(games, int(game))).as_py() in (0, None):
                 lo, hi = pc.min_max(games).values()
                 raise LogError(f"game {game} is not in {self.path.name} (games {lo} to {hi})")
@@ -409,7 +417,9 @@ def read_log(path) -> LogFile:
     if not path.is_file():
         raise LogError(f"{path} does not exist or is not a file")
     try:
-        metadata = pq.read_metadata(path).metadata or {}
+        file_metadata = pq.read_metadata(path)
+        metadata = file_metadata.metadata or {}
+        columns = set(file_metadata.schema.to_arrow_schema().names)
     except (OSError, pa.ArrowException) as err:
         raise LogError(f"{path} is not a readable Parquet file ({str(err).splitlines()[0]})") from None
     raw = metadata.get(META_KEY.encode())
@@ -419,9 +429,20 @@ def read_log(path) -> LogFile:
         meta = json.loads(raw)
         rules = Rules(**meta["rules"])
     except (ValueError, KeyError, TypeError) as err:
-        raise LogError(f"{path}: the golfsim metadata is damaged ({err})") from None
-    if meta.get("version", 0) > FORMAT_VERSION:
+        raise LogError(f"{path}: the golfsim metadata is damaged ({' '.join(str(err).split())})") from None
+    version = meta.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise LogError(f"{path}: the golfsim metadata is damaged (log format version {version!r} is not a whole "
+                       "number)")
+    if version > FORMAT_VERSION:
         raise LogError(f"{path} was written by a newer golfsim (log format {meta['version']}); upgrade to read it")
+    seed = meta.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise LogError(f"{path}: the golfsim metadata is damaged (no whole-number deal seed)")
+    missing = [name for name in schema(rules.players).names if name not in columns]
+    if missing:
+        raise LogError(f"{path} is not a whole decision log: it has no column {missing[0]!r}"
+                       + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""))
     return LogFile(path, meta, rules)
 
 

@@ -78,9 +78,10 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
                              "--out directory, or --overwrite to write into it anyway")
         return
     try:
-        held = recorded(json.loads(config_path.read_text()))
+        document = json.loads(config_path.read_text())
     except (OSError, ValueError):
-        held = None
+        document = None
+    held = recorded(document) if isinstance(document, dict) else None  # a hand edit (a JSON list) records nothing
     if held != req:
         what = f"a result of {describe(held)}" if held else "a result whose request is not recorded"
         raise ValueError(f"{str(directory)!r} holds {what}; this run ({describe(req)}) would replace it. Give "

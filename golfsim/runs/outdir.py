@@ -7,6 +7,7 @@ file), with Ctrl-C and SIGTERM held back during those renames (:func:`golfsim.ru
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -67,9 +68,14 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
 def write_file(path: Path | str, write: Callable[[Path], object]) -> Path:
     """Call ``write(temporary_path)`` on a hidden file next to ``path``, then rename it onto ``path``: a reader
     never sees half a file, and an interrupted write leaves only the hidden ``.<name>.tmp`` (which a later run may
-    remove)."""
+    remove); a write that fails (a full disk) removes it."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     return path

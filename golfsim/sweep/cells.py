@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from golfsim.runs.outdir import write_file
-from golfsim.sweep.config import Cell, SweepPlan
+from golfsim.sweep.config import METRICS, Cell, SweepPlan
 
 # ---------------------------------------------------------------- the directory
 _TABLE_FILES = ("table.parquet", "table.csv", "config.json")
@@ -52,6 +52,9 @@ def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
         held = json.loads(config_path.read_text())
     except (OSError, ValueError):
         held = {}
+    if not isinstance(held, dict):
+        raise ValueError(f"{str(config_path)!r} is not a sweep's config.json (a JSON {type(held).__name__}, not an "
+                         "object); give another --out, or --overwrite to replace it")
     if not isinstance(held.get("request"), dict) or "axes" not in held["request"]:
         raise ValueError(f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to "
                          "replace it")
@@ -69,14 +72,49 @@ def _check_fingerprint(out: Path, held: dict, fingerprint: str) -> None:
                          f"{held.get('behaviour_fingerprint')}, now {fingerprint}); --overwrite to run them again")
 
 
+def _cell_problem(record, plan: SweepPlan) -> str | None:
+    """What makes a parsed cell file unusable (a hand edit: not an object, a key or a row's metric missing), or
+    ``None``."""
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}, not an object"
+    for key in ("request_hash", "cell_id", "rows"):
+        if key not in record:
+            return f"no {key!r}"
+    rows = record["rows"]
+    if not isinstance(rows, list):
+        return "'rows' is not a list"
+    for row in rows:
+        if not isinstance(row, dict):
+            return "a row that is not an object"
+        missing = [k for k in ("pool_entry", "agent", *METRICS) if k not in row]
+        if missing:
+            return f"a row without {missing[0]!r}"
+    return None
+
+
 def _load_cell(out: Path, plan: SweepPlan, cell: Cell) -> list[dict] | None:
+    """The rows of a finished cell, or ``None`` when it is to be played (no file, an unreadable one, or no rows).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, when it is a directory, belongs to another request or was edited into something else.
+    """
     path = out / "cells" / f"{cell.cell_id}.json"
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a directory, not a cell's record; remove it to play the cell again")
     if not path.exists():
         return None
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError):
         return None  # not ours to trust; the cell is played again and the file replaced
-    if record.get("request_hash") != plan.request_hash or record.get("cell_id") != cell.cell_id:
+    problem = _cell_problem(record, plan)
+    if problem is not None:
+        raise ValueError(f"{str(path)!r} is not a sweep cell's record ({problem}); delete it to play the cell "
+                         "again, or --overwrite to play every cell")
+    if record["request_hash"] != plan.request_hash or record["cell_id"] != cell.cell_id:
         raise ValueError(f"{str(path)!r} belongs to another request; give another --out, or --overwrite")
+    if not record["rows"]:
+        return None  # a cell without standings is not finished: played again, never dropped from the table
     return record["rows"]

@@ -210,6 +210,10 @@ class TournamentResult:
         """:meth:`to_dict` as a JSON string (strict JSON: no NaN)."""
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
+    FILES = ("standings.csv", "head_to_head.csv", "ratings.csv", "tournament.json", "config.json",
+             "score_distribution.png", "head_to_head.png")
+    """The names :meth:`write` gives its files."""
+
     def write(self, directory) -> list[Path]:
         """Write tables, plots and ``config.json`` into ``directory`` (created if needed).
 

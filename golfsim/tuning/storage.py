@@ -18,6 +18,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from golfsim.runs.outdir import held_signals
@@ -130,8 +131,17 @@ def read_trials_csv(directory: Path, request: dict, space: tuple[ParamRange, ...
         raise ValueError(f"cannot resume from {str(directory)!r}: it holds a study of another request "
                          f"({(held or {}).get('experiment', 'unrecorded')}); give the same agent, field, parameters, "
                          "rules, games and seed, or another --out")
-    table = pd.read_csv(trials_path)
-    missing = [c for c in ["trial", "objective", *(r.name for r in space)] if c not in table.columns]
+    try:
+        table = pd.read_csv(trials_path)
+    except (OSError, ValueError, UnicodeDecodeError) as err:  # pandas' parser errors are ValueErrors
+        raise ValueError(f"cannot resume from {str(trials_path)!r}: it is not a readable trials table "
+                         f"({' '.join(str(err).split())})") from None
+    missing = [c for c in ["trial", "state", "objective", *(r.name for r in space)] if c not in table.columns]
     if missing:
         raise ValueError(f"cannot resume from {str(trials_path)!r}: it has no column {missing[0]!r}")
-    return table[table["state"] == "COMPLETE"].reset_index(drop=True)
+    table = table[table["state"] == "COMPLETE"].reset_index(drop=True)
+    for column in ["trial", "objective", *(r.name for r in space)]:
+        if not pd.api.types.is_numeric_dtype(table[column]) or not np.isfinite(table[column]).all():
+            raise ValueError(f"cannot resume from {str(trials_path)!r}: its column {column!r} holds values that are "
+                             "not finite numbers")
+    return table

@@ -90,6 +90,59 @@ def test_a_plugin_that_prints_while_it_loads_leaves_the_json_output_one_document
     assert "hello from the chatty agent" in done.stderr
 
 
+COMPILED_PRINTER = """
+    from numba import njit
+
+    from golfsim.agents import AGENT_SIGNATURE, register_compiled_agent
+    from golfsim.core.engine import is_legal
+
+
+    @njit(AGENT_SIGNATURE, cache=True)
+    def noisy_act(pub, rules, params, agent_rng, player):
+        print("noisy compiled act")
+        for action in range(64):
+            if is_legal(pub, rules, action):
+                return action
+        return 0
+
+
+    register_compiled_agent("noisy", "prints from compiled code", noisy_act)
+"""
+
+PYTHON_PRINTER = """
+    import os
+
+    import numpy as np
+
+    from golfsim.agents import register_python_agent
+
+    os.write(1, b"noisy import on descriptor 1\\n")
+
+
+    def make(params):
+        def act(observation):
+            print("noisy python act")
+            return int(np.flatnonzero(observation["action_mask"])[0])
+        return act
+
+
+    register_python_agent("pynoisy", "prints from Python", make)
+"""
+
+
+@pytest.mark.parametrize("agent, plugin, text, said", [
+    ("noisy", "noisy_agent.py", COMPILED_PRINTER, ["noisy compiled act"]),
+    ("pynoisy", "pynoisy_agent.py", PYTHON_PRINTER, ["noisy import on descriptor 1", "noisy python act"]),
+], ids=["Numba print in compiled act", "Python print in act and os.write(1) on import"])
+def test_an_agent_that_prints_while_it_plays_leaves_the_json_output_one_document(tmp_path, agent, plugin, text, said):
+    done = golfsim_with_plugins(tmp_path, "tournament", "--agents", f"{agent},greedy", "--games", "5", "--holes", "1",
+                                "--format", "json", "--quiet", plugin=plugin, files={plugin: text}, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout)["summary"]["deal_sets_completed"] == 5
+    for words in said:
+        assert words in done.stderr
+
+
 def test_a_plugin_next_to_a_file_named_like_a_library_does_not_replace_the_library(tmp_path):
     # matplotlib is imported after the agent modules load (for the plots written to --out); the file beside the
     # plugin must not be the matplotlib that is imported
@@ -107,6 +160,31 @@ def test_a_plugin_that_calls_sys_exit_is_one_line_naming_it(tmp_path):
     assert done.returncode == 2, (done.returncode, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "exiting_agent.py" in lines[0] and "sys.exit(0)" in lines[0], done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("kind", ["python", "batched"])
+def test_an_agent_that_calls_sys_exit_while_it_plays_is_one_line_naming_it(tmp_path, kind):
+    plugin = f"""
+        import sys
+
+        from golfsim.agents import register_{kind}_agent
+
+
+        def make(params):
+            def act(observation):
+                sys.exit(3)
+            return act
+
+
+        register_{kind}_agent("quitter", "leaves the table", make)
+    """
+    done = golfsim_with_plugins(tmp_path, "tournament", "--agents", "quitter,greedy", "--games", "5", "--holes", "1",
+                                "--format", "json", "--quiet", plugin="quitter_agent.py",
+                                files={"quitter_agent.py": plugin}, timeout=600)
+    assert done.returncode == 2, (done.returncode, done.stderr[-3000:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "agent 'quitter' (seat" in lines[0] and "SystemExit: 3" in lines[0], done.stderr[-3000:]
     assert done.stdout == ""
 
 

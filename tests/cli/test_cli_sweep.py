@@ -230,3 +230,80 @@ def test_games_shrinks_a_sweep_from_the_command_line(tmp_path):
     table = pd.read_csv(tmp_path / "small" / "table.csv")
     assert set(table["deal_sets"]) == {2}
     assert_one_clear_line(golfsim("sweep", str(config), "--games", "0"), "--games must be a whole number")
+
+
+def _first_cell(out: Path) -> Path:
+    return sorted((out / "cells").glob("*.json"))[0]
+
+
+def _without(record: dict, key: str) -> dict:
+    return {k: v for k, v in record.items() if k != key}
+
+
+HAND_EDITS = {
+    "a JSON list": (lambda record: [1, 2], "a JSON list, not an object"),
+    "no rows key": (lambda record: _without(record, "rows"), "no 'rows'"),
+    "no request hash": (lambda record: _without(record, "request_hash"), "no 'request_hash'"),
+    "rows not a list": (lambda record: {**record, "rows": 5}, "'rows' is not a list"),
+    "a row without its mean": (lambda record: {**record, "rows": [_without(r, "mean_score") for r in record["rows"]]},
+                               "a row without 'mean_score'"),
+}
+
+
+@pytest.fixture(scope="module")
+def finished_sweep(tmp_path_factory):
+    """A finished four-cell sweep to copy and edit."""
+    place = tmp_path_factory.mktemp("sweep")
+    config = write(place, SMALL)
+    done = golfsim("sweep", str(config), "--out", str(place / "out"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    return config, place / "out"
+
+
+def copied(finished_sweep, tmp_path: Path) -> tuple[Path, Path]:
+    import shutil
+
+    config, out = finished_sweep
+    shutil.copytree(out, tmp_path / "out")
+    return config, tmp_path / "out"
+
+
+@pytest.mark.parametrize("edit", list(HAND_EDITS), ids=list(HAND_EDITS))
+def test_a_cell_edited_by_hand_is_one_line_naming_its_file(finished_sweep, tmp_path, edit):
+    config, out = copied(finished_sweep, tmp_path)
+    cell = _first_cell(out)
+    change, words = HAND_EDITS[edit]
+    cell.write_text(json.dumps(change(json.loads(cell.read_text()))))
+    table = (out / "table.csv").read_bytes()
+    result = golfsim("sweep", str(config), "--out", str(out), "--quiet")
+    assert_one_clear_line(result, cell.name, words)
+    assert (out / "table.csv").read_bytes() == table  # nothing written over the earlier table
+
+
+def test_a_directory_where_a_cell_file_should_be_is_one_line_naming_it(finished_sweep, tmp_path):
+    config, out = copied(finished_sweep, tmp_path)
+    cell = _first_cell(out)
+    cell.unlink()
+    cell.mkdir()
+    assert_one_clear_line(golfsim("sweep", str(config), "--out", str(out), "--quiet"), cell.name, "is a directory")
+
+
+def test_a_config_json_edited_into_a_list_is_one_line_naming_it(finished_sweep, tmp_path):
+    config, out = copied(finished_sweep, tmp_path)
+    (out / "config.json").write_text("[1]")
+    assert_one_clear_line(golfsim("sweep", str(config), "--out", str(out), "--quiet"), "config.json",
+                          "a JSON list, not an object")
+
+
+def test_a_cell_with_no_rows_is_played_again_not_dropped_from_the_table(finished_sweep, tmp_path):
+    config, out = copied(finished_sweep, tmp_path)
+    cell = _first_cell(out)
+    record = json.loads(cell.read_text())
+    expected = record["rows"]
+    cell.write_text(json.dumps({**record, "rows": []}))
+    result = golfsim("sweep", str(config), "--out", str(out), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "4 cells (1 played now, 3 kept from an earlier run)" in result.stderr
+    table = pd.read_csv(out / "table.csv")
+    assert table["cell_id"].nunique() == 4
+    assert json.loads(cell.read_text())["rows"] == expected  # the same seeded cell, played again

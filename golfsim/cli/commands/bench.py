@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
+from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
 
 
@@ -43,8 +44,9 @@ def bench(
         if format is ScoreFormat.table:
             err.print(f"warming up and timing {repeats} runs...", highlight=False)
 
-    result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed,
-                           on_start=announce, vs_c=vs_c)
+    with agents_print_to_stderr():
+        result = run_benchmark(names, rules, deals=deals, games=games, threads=threads, repeats=repeats, seed=seed,
+                               on_start=announce, vs_c=vs_c)
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.shared import DaskOption, app, clear_errors, err, executor_for, out
 from golfsim.runs.interrupts import sigterm_as_ctrl_c
 from golfsim.runs.keep import holds_complete_result
@@ -99,7 +100,8 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
     start = time.perf_counter()
     target = root / module.name
     try:
-        output = module.run(games, seed, **kwargs)
+        with agents_print_to_stderr():
+            output = module.run(games, seed, **kwargs)
     except KeyboardInterrupt:
         err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.shared import app, clear_errors, err, fail, out
 from golfsim.runs.outdir import check_out_dir
 
@@ -64,7 +65,9 @@ def sweep(
     if out_dir is not None:
         check_out_dir(out_dir)
     try:
-        result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet, games=games)
+        with agents_print_to_stderr():
+            result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet,
+                               games=games)
     except ValueError as e:
         fail(str(e))  # fail escapes markup: the message names [sections] of the file
     except KeyboardInterrupt:

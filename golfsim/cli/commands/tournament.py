@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.shared import (
     DaskOption,
     Format,
@@ -70,6 +71,7 @@ def tournament(
     Lower scores win.
     """
     from golfsim.tournament import report, run_tournament, split_agents
+    from golfsim.tournament.result import TournamentResult
 
     rules = rule_flags.rules(players)
     if out_dir is not None:
@@ -79,9 +81,13 @@ def tournament(
     if log is not None and out_dir is not None and log.resolve() == out_dir.resolve():
         raise ValueError(f"--log and --out are the same path {str(log)!r}; give the log a file name of its own "
                          "(e.g. --log decisions.parquet)")
+    if log is not None and out_dir is not None and log.resolve().parent == out_dir.resolve() \
+            and log.name in TournamentResult.FILES:
+        raise ValueError(f"--log {str(log)!r} is a file --out writes, which would replace the log; give the log a "
+                         "file name of its own (e.g. --log decisions.parquet)")
     sigterm_as_ctrl_c()
     try:
-        with executor_for(dask) as executor:
+        with executor_for(dask) as executor, agents_print_to_stderr():
             result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
                                     seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
                                     progress=not quiet, log=log, executor=executor)
