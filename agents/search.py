@@ -86,7 +86,7 @@ from golfsim.agents.expected_value import PARAMS as EV_PARAMS
 from golfsim.agents.expected_value import bonus_value, column_value, counting, ev_act
 from golfsim.agents.greedy import PARAMS as GREEDY_PARAMS
 from golfsim.agents.greedy import greedy_act
-from golfsim.agents.learned import learned_act
+from golfsim.agents.learned import learned_one_ply_act
 from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, is_legal, score_cards
 from golfsim.core.rng import mix64, next_u64
@@ -179,6 +179,10 @@ def pack_mc(choice) -> np.ndarray:
         vec[i] = POLICY_KINDS[values["rollout"].name] if p.name == "rollout" else values[p.name]
     vec[POLICIES_FLAG] = 1.0
     base, rollout = values["base"], values["rollout"]
+    for role, policy in (("base", base), ("rollout", rollout)):
+        if policy.name == "learned" and policy.values[0] >= 2:
+            raise ValueError(f"agent 'mc': learned plays at depth 1 in mc's base and rollouts; {role}=({policy.label}) "
+                             "is not supported")
     vec[BASE_KIND] = POLICY_KINDS[base.name]
     vec[BASE_PARAMS:BASE_PARAMS + len(base.values)] = base.values
     vec[ROLLOUT_PARAMS:ROLLOUT_PARAMS + len(rollout.values)] = rollout.values
@@ -198,7 +202,7 @@ def _rollout_action(pub, rules, policy_params, roll_rng, q, policy):
     if policy == ROLLOUT_RANDOM:
         return random_act(pub, rules, policy_params, roll_rng, q)
     if policy == ROLLOUT_LEARNED:
-        return learned_act(pub, rules, policy_params, roll_rng, q)
+        return learned_one_ply_act(pub, rules, policy_params, roll_rng, q)  # learned's depth 2 is not searched on
     return ev_act(pub, rules, policy_params, roll_rng, q)
 
 

@@ -41,9 +41,19 @@ PARAMS = (
 
 
 @hot
+def learned_one_ply_act(pub, rules, params, agent_rng, player):
+    """Decision of ``learned`` at depth 1, whatever ``params`` say: the policy ``mc`` rolls out and builds on.
+
+    mc compiles its base and rollout policies into its own search; with depth 2 inside, that one function grew past
+    what LLVM optimises in reasonable time (over 20 minutes for one compile), and depth 2 plays worse anyway.
+    """
+    return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+
+
+@hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
-    action = decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
+    action = learned_one_ply_act(pub, rules, params, agent_rng, player)
     if params[0] >= 2.0:
         return decide_deep(pub, rules, WEIGHTS, player, action)
     return action

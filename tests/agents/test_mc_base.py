@@ -35,6 +35,14 @@ def test_a_malformed_base_is_one_clear_line(text, message):
         parse_agent(text)
 
 
+@pytest.mark.parametrize("role", ["base", "rollout"])
+def test_learned_at_depth_2_inside_mc_is_refused(role):
+    # mc compiles learned's one-ply decision into its search; depth 2 there would be silently depth 1
+    with pytest.raises(ValueError, match=rf"learned plays at depth 1 in mc's base and rollouts; {role}="):
+        parse_agent(f"mc:{role}=(learned:depth=2)").param_vector()
+    parse_agent(f"mc:{role}=(learned:depth=1)").param_vector()
+
+
 def _hole_scores(agents, rules, games=12):
     result = simulate(agents, rules, games=games, seed=5, threads=1)
     return result.players.sort_values(["game", "seat"]).total.to_numpy()
