@@ -331,8 +331,14 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
             futures[executor.submit(run_task, task)] = i, task
         while futures:
             done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            for future in done:
+            failed = None
+            # in task order, and every finished task kept before a failed one's exception is raised: a set's order
+            # would otherwise sometimes raise first and lose tasks that had finished
+            for future in sorted(done, key=lambda f: futures[f][0]):
                 i, task = futures.pop(future)
+                if future.exception() is not None:
+                    failed = failed or future
+                    continue
                 value = future.result()
                 if consume is None:
                     run.results[i] = value
@@ -342,6 +348,8 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
                     progress(i, task)
                 for j, nxt in itertools.islice(queued, 1):
                     futures[executor.submit(run_task, nxt)] = j, nxt
+            if failed is not None:
+                failed.result()
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
