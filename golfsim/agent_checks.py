@@ -100,6 +100,11 @@ class CheckReport:
         return "\n".join(lines)
 
 
+def _check_count(what: str, n) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"{what} must be a whole number of at least 1, got {n!r}")
+
+
 def _label(agent) -> str:
     from golfsim.agents.base import parse_agent
 
@@ -147,8 +152,7 @@ def check_legal(agent, variants: Mapping[str, Rules] | None = None, *, games: in
     variants = VARIANTS if variants is None else variants
     compiled = _is_compiled(agent)
     games = (1500 if compiled else 20) if games is None else games
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+    _check_count("games", games)
     label = _label(agent)
     report = CheckReport(label, "legal")
     for name, rules in variants.items():
@@ -216,9 +220,8 @@ def check_no_peeking(agent, variants: Mapping[str, Rules] | None = None, *, deal
     from golfsim.core.rng import deal_state
 
     variants = PEEKING_VARIANTS if variants is None else variants
-    for what, n in (("deals", deals), ("decisions_per_deal", decisions_per_deal)):
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"{what} must be a whole number of at least 1, got {n!r}")
+    _check_count("deals", deals)
+    _check_count("decisions_per_deal", decisions_per_deal)
     label = _label(agent)
     report = CheckReport(label, "no-peeking")
     for name, rules in variants.items():
@@ -283,8 +286,7 @@ def soak(agent, variants: Mapping[str, Rules] | None = None, *, deals: int = 1_0
     from golfsim.kernels.simulate import Table, iter_batches
 
     variants = SOAK_VARIANTS if variants is None else variants
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be a whole number of at least 1, got {deals!r}")
+    _check_count("deals", deals)
     if not _is_compiled(agent):
         raise ValueError(f"the soak plays compiled agents only; {_label(agent)!r} is plain Python "
                          "(check_legal plays it)")
