@@ -187,11 +187,14 @@ def test_the_pages_hold_only_blocks_this_test_can_run():
 
 
 def test_the_readme_test_command_is_the_one_ci_runs():
-    command = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -n auto"
+    command = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
+               '.venv/bin/python -m pytest -n auto -m "not slow"')
     assert ("bash", command + "\n") in blocks(REPO / "README.md")
     ci = (REPO / ".ci" / "run").read_text()
     assert re.search(r"^python3 -m venv \.venv && \.venv/bin/pip install -q -e '\.\[test[\],]", ci, re.M)
-    assert re.search(r"^\.venv/bin/python -m pytest -n auto$", ci, re.M)
+    assert re.search(r'^\.venv/bin/python -m pytest -n auto -m "not slow"$', ci, re.M)
+    # CI runs everything: the README's tier, then the rest
+    assert re.search(r"^\.venv/bin/python -m pytest -n auto -m slow$", ci, re.M)
 
 
 def test_the_readme_is_short():
