@@ -108,6 +108,7 @@ def run_callers(names: str, cache: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_caller_compiled_in_a_later_process_links_in_the_cached_inner_functions(tmp_path):
     first = run_callers("sum", tmp_path)
     assert first == {"values": {"sum": 20 + 30}, "hits": {"twice": 0, "add_twice": 0}}

@@ -52,6 +52,7 @@ def run_in_new_process(program: str, cwd: Path | None = None, env: dict | None =
     return done.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_a_second_process_loads_the_kernel_and_agents_from_the_cache():
     run_in_new_process(PROGRAM)  # compiles whatever this cache directory does not hold yet
     again = json.loads(run_in_new_process(PROGRAM))

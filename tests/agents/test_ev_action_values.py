@@ -24,6 +24,7 @@ def tie_order(action):
 
 
 @pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
+@pytest.mark.slow
 def test_ev_plays_the_action_it_values_best(rules):
     packed = rules.pack()
     params = np.array([p.default for p in PARAMS])

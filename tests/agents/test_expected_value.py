@@ -113,6 +113,7 @@ FAST_VS_REFERENCE = [
 
 
 @pytest.mark.parametrize("rules", FAST_VS_REFERENCE, ids=["default", "3p-last-turn-jokers", "4p-stalled"])
+@pytest.mark.slow
 def test_the_fast_valuation_agrees_with_the_reference(rules):
     packed = rules.pack()
     params = parse_agent("ev").param_vector()

@@ -49,6 +49,7 @@ def _hole_scores(agents, rules, games=12):
 
 
 @pytest.mark.parametrize("base", [TUNED_EV, "greedy:take_gain=2"])
+@pytest.mark.slow
 def test_mc_that_never_overrules_its_base_plays_exactly_as_the_base(base):
     # with one world and a confidence above 0 mc has no spread to be sure with, so the base's choice always stands
     rules = Rules(players=2, holes=2)

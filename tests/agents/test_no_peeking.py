@@ -50,6 +50,7 @@ def test_the_eight_player_variant_reaches_a_recycled_stock():
     assert recycled > 0
 
 
+@pytest.mark.slow
 def test_an_agent_that_sees_hidden_cards_fails():
     # the control: the oracle reads the hidden cards, so the comparison must catch it
     with pytest.raises(AgentCheckError, match="reads a card nobody has seen"):

@@ -47,6 +47,7 @@ def positions_of(rules, seed, count):
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=4, end="one_last_turn", discard_and_flip="may")],
                          ids=["default", "4p-last-turn-may"])
+@pytest.mark.slow
 def test_searching_never_changes_the_real_state(rules):
     packed = rules.pack()
     mc = parse_agent(FAST_MC).param_vector()
@@ -83,6 +84,7 @@ SOAK = {
 
 
 @pytest.mark.parametrize("variant", list(SOAK))
+@pytest.mark.slow
 def test_mc_and_oracle_play_every_variant_legally(variant):
     rules = SOAK[variant]
     seats = [FAST_MC, "oracle"] + ["random", "ev", "greedy"][: rules.players - 2]
@@ -157,6 +159,7 @@ def test_the_objectives_of_a_finished_last_hole(totals, game_outcome):
     assert outcome(not_last.pub, not_last.hid, not_last.packed, ev_params, 0, 2) == 14 - 37
 
 
+@pytest.mark.slow
 def test_golfsim_agents_lists_mc_and_oracle_with_their_parameters():
     def describe(name):
         done = subprocess.run([sys.executable, "-m", "golfsim", "agents", name], capture_output=True, text=True,

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 PROGRAM = """
@@ -36,6 +38,7 @@ def play(disable_jit: bool) -> list:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_every_agent_plays_as_plain_python_and_matches_the_compiled_games():
     interpreted = play(disable_jit=True)
     assert interpreted == play(disable_jit=False)

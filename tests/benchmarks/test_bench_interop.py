@@ -4,7 +4,10 @@ by benchmarks, never by timed tests)."""
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_the_benchmark_command_reports_gymnasium_and_pettingzoo_steps_per_second():
     run = subprocess.run([sys.executable, "-m", "benchmarks.bench_interop", "--steps", "300"], capture_output=True,
                          text=True, timeout=300)

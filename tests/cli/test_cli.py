@@ -182,6 +182,7 @@ def listed_agents(text: str) -> dict[str, tuple[str, dict[str, float]]]:
     return listed
 
 
+@pytest.mark.slow
 def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
     done = run_cli("agents")
     assert done.returncode == 0, done.stderr
@@ -200,6 +201,7 @@ def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
     assert listed["random"][1] == {}
 
 
+@pytest.mark.slow
 def test_agents_lists_a_user_agent_loaded_from_a_file():
     done = run_cli("agents", GOLFSIM_AGENT_MODULES=str(EXAMPLES / "lowball_agent.py"))
     assert done.returncode == 0, done.stderr

@@ -31,6 +31,7 @@ def in_terminal(*args: str, columns: int = 80) -> str:
 
 
 @pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.slow
 def test_every_agent_and_parameter_is_readable_in_a_terminal(columns):
     text = in_terminal("agents", columns=columns)
     assert max(len(line) for line in text.splitlines()) <= columns
@@ -41,6 +42,7 @@ def test_every_agent_and_parameter_is_readable_in_a_terminal(columns):
     assert "(0 or 1)" in text and "whole numbers 0 to 16" in text  # ranges shown (pair-builder's keep_threshold)
 
 
+@pytest.mark.slow
 def test_piped_output_has_no_long_lines():
     done = golfsim("agents")
     assert done.returncode == 0, done.stderr
@@ -48,6 +50,7 @@ def test_piped_output_has_no_long_lines():
     assert set(listed_agents(done.stdout)) >= {"ev", "greedy", "pair-builder", "random"}
 
 
+@pytest.mark.slow
 def test_one_agent_by_name():
     done = golfsim("agents", "greedy")
     assert done.returncode == 0, done.stderr
@@ -65,6 +68,7 @@ def test_an_unknown_agent_is_one_line_and_status_2():
         "error: unknown agent 'nobody'; the agents are ev, greedy, learned, mc, oracle, pair-builder, random"]
 
 
+@pytest.mark.slow
 def test_json_and_csv_keep_their_form():
     doc = json.loads(golfsim("agents", "--format", "json").stdout)
     ev = next(row for row in doc if row["agent"] == "ev")

@@ -51,6 +51,7 @@ BAD_MODULES = {
 
 @pytest.mark.parametrize("case", sorted(BAD_MODULES))
 @pytest.mark.parametrize("command", [["agents"], ["tournament", "--agents", "greedy,random", "--games", "10"]])
+@pytest.mark.slow
 def test_a_user_agent_module_that_cannot_load_is_one_clear_line(tmp_path, case, command):
     make_spec, fragments = BAD_MODULES[case]
     result = golfsim(*command, env_extra={"GOLFSIM_AGENT_MODULES": make_spec(tmp_path)})
@@ -75,6 +76,7 @@ register_python_agent("first-legal", "plays the first legal action; its module i
 '''
 
 
+@pytest.mark.slow
 def test_a_plugin_may_import_golfsim_simulate_at_its_top(tmp_path):
     plugin = write(tmp_path, "first_legal_agent.py", PLUGIN_IMPORTING_SIMULATE)
     env = {"GOLFSIM_AGENT_MODULES": str(plugin)}

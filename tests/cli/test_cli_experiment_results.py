@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.support import REPO, run_golfsim
 
 TRIAL = ["experiment", "tips", "--games", "20"]
@@ -20,6 +22,7 @@ def snapshot(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
 
 
+@pytest.mark.slow
 def test_without_out_an_experiment_writes_results_under_the_current_directory(tmp_path):
     committed = snapshot(REPO / "results" / "tips")
     result = golfsim(*TRIAL, cwd=tmp_path)
@@ -32,6 +35,7 @@ def test_without_out_an_experiment_writes_results_under_the_current_directory(tm
     assert snapshot(REPO / "results" / "tips") == committed, "the checkout's results/ must not change"
 
 
+@pytest.mark.slow
 def test_a_trial_run_is_refused_over_the_committed_full_size_results_unless_told_to_overwrite(tmp_path):
     shutil.copytree(REPO / "results" / "tips", tmp_path / "results" / "tips")
     before = snapshot(tmp_path / "results" / "tips")
@@ -47,6 +51,7 @@ def test_a_trial_run_is_refused_over_the_committed_full_size_results_unless_told
     assert config["request"]["games"] == 20
 
 
+@pytest.mark.slow
 def test_the_same_request_reproduces_its_result_in_place_and_another_seed_is_refused(tmp_path):
     first = golfsim(*TRIAL, "--out", "trial", cwd=tmp_path)
     assert first.returncode == 0, first.stderr

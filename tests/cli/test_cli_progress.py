@@ -13,6 +13,8 @@ import subprocess
 import sys
 import termios
 
+import pytest
+
 from tests.support import REPO
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -41,6 +43,7 @@ def run_in_terminal(args: list[str], columns: int) -> str:
     return ANSI.sub("", b"".join(chunks).decode(errors="replace"))
 
 
+@pytest.mark.slow
 def test_progress_bar_shows_the_whole_total_from_the_first_frame():
     # 3 players, 20,000 deal sets, 6 seat orders: 120,000 games; blocks of 5,000 so several frames are drawn
     drawn = run_in_terminal(["tournament", "--agents", "greedy,random,pair-builder", "--players", "3",

@@ -39,6 +39,7 @@ def by_agent(doc: dict) -> dict:
     return {row["agent"]: row for row in doc["ratings"]}
 
 
+@pytest.mark.slow
 def test_an_agent_that_never_wins_is_shown_as_a_bound_not_a_rating(runs):
     for text, doc in runs:
         random = by_agent(doc)["random"]

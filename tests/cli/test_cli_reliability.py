@@ -58,6 +58,7 @@ def run_until(args, trigger: str, sig=signal.SIGINT, timeout: float = 300) -> tu
     return proc.returncode, "".join(seen) + rest
 
 
+@pytest.mark.slow
 def test_an_interrupted_tournament_keeps_the_complete_result_already_in_out(tmp_path):
     out = tmp_path / "standings"
     done = golfsim("tournament", "--agents", "greedy,random", "--games", "300", "--quiet", "--out", out)
@@ -82,6 +83,7 @@ def golfsim_with_plugins(tmp_path, *args, files: dict[str, str], plugin: str, ti
 TOURNAMENT_JSON = ("tournament", "--agents", "greedy,random", "--games", "20", "--format", "json", "--quiet")
 
 
+@pytest.mark.slow
 def test_a_plugin_that_prints_while_it_loads_leaves_the_json_output_one_document(tmp_path):
     done = golfsim_with_plugins(tmp_path, *TOURNAMENT_JSON, plugin="chatty_agent.py", files={
         "chatty_agent.py": "print('hello from the chatty agent')\n"})
@@ -134,6 +136,7 @@ PYTHON_PRINTER = """
     ("noisy", "noisy_agent.py", COMPILED_PRINTER, ["noisy compiled act"]),
     ("pynoisy", "pynoisy_agent.py", PYTHON_PRINTER, ["noisy import on descriptor 1", "noisy python act"]),
 ], ids=["Numba print in compiled act", "Python print in act and os.write(1) on import"])
+@pytest.mark.slow
 def test_an_agent_that_prints_while_it_plays_leaves_the_json_output_one_document(tmp_path, agent, plugin, text, said):
     done = golfsim_with_plugins(tmp_path, "tournament", "--agents", f"{agent},greedy", "--games", "5", "--holes", "1",
                                 "--format", "json", "--quiet", plugin=plugin, files={plugin: text}, timeout=900)
@@ -143,6 +146,7 @@ def test_an_agent_that_prints_while_it_plays_leaves_the_json_output_one_document
         assert words in done.stderr
 
 
+@pytest.mark.slow
 def test_a_plugin_next_to_a_file_named_like_a_library_does_not_replace_the_library(tmp_path):
     # matplotlib is imported after the agent modules load (for the plots written to --out); the file beside the
     # plugin must not be the matplotlib that is imported
@@ -164,6 +168,7 @@ def test_a_plugin_that_calls_sys_exit_is_one_line_naming_it(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["python", "batched"])
+@pytest.mark.slow
 def test_an_agent_that_calls_sys_exit_while_it_plays_is_one_line_naming_it(tmp_path, kind):
     plugin = f"""
         import sys
@@ -200,6 +205,7 @@ def test_a_plugin_whose_agent_name_the_command_line_cannot_name_is_one_line(tmp_
 
 @pytest.mark.parametrize("agent, words", [("mc:samples=0", "samples must be a whole number from 1 to 100000"),
                                           ("mc:objective=7", "objective must be a whole number from 0 to 2")])
+@pytest.mark.slow
 def test_an_agent_parameter_out_of_bounds_is_one_line_on_the_command_line(agent, words):
     done = golfsim("tournament", "--agents", f"greedy,{agent}", "--games", "2", "--quiet")
     assert done.returncode == 2, done.stderr
@@ -227,10 +233,12 @@ GREEDIES = [f"greedy:take_gain={k}" for k in range(30)]
     (["--agents", ",".join(GREEDIES), "--players", "12", "--games", "10"],
      ["86,493,225 tables", "more than the limit of 20,000"]),
 ], ids=["games 2**63", "batch 10**9", "12! seat orders", "30-agent round robin at 12 seats"])
+@pytest.mark.slow
 def test_a_tournament_that_cannot_fit_is_refused_before_it_starts(args, fragments):
     assert_refused_in_one_line(golfsim("tournament", *args, "--quiet", timeout=120), *fragments)
 
 
+@pytest.mark.slow
 def test_an_experiment_that_cannot_fit_is_refused_in_one_line(tmp_path):
     done = golfsim("experiment", "tips", "--games", str(10**12), "--out", tmp_path, timeout=120)
     assert_refused_in_one_line(done, "tasks", "more than the limit of 200,000")
@@ -244,6 +252,7 @@ def test_an_experiment_that_cannot_fit_is_refused_in_one_line(tmp_path):
      ["600,000 cells", "more than the limit of 10,000"]),
     (2**63 - 1, "a = [0, 0.5]", ["more than the limit of 1.0 GiB"]),
 ], ids=["600,000 cells", "games int64 max"])
+@pytest.mark.slow
 def test_a_sweep_that_cannot_fit_is_refused_before_it_plans(tmp_path, games, axes, fragments):
     pools = "field = ['ev:watch_discard={a}', 'greedy:take_gain={b}', 'pair-builder:take_gain={c}']" \
         if "b =" in axes else "field = ['ev:watch_discard={a}', 'greedy']"
@@ -270,6 +279,7 @@ SLOW_WRITE = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+@pytest.mark.slow
 def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
     proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "experiment", "ladder", "--games", "30", "--out",
                              tmp_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
@@ -320,6 +330,7 @@ def test_log_and_out_on_the_same_path_is_refused_before_the_run(tmp_path):
     assert not same.exists()
 
 
+@pytest.mark.slow
 def test_replay_of_a_hole_or_game_beyond_any_log_is_one_line(tmp_path):
     log = tmp_path / "l.parquet"
     assert golfsim("tournament", "--agents", "greedy,random", "--games", "3", "--quiet", "--log", log).returncode == 0

@@ -8,6 +8,8 @@ never ends a deal, which it must catch.
 import json
 import textwrap
 
+import pytest
+
 from golfsim.agent_checks import SOAK_VARIANTS
 from tests.support import run_golfsim
 
@@ -57,6 +59,7 @@ def test_an_agent_that_never_ends_a_deal_fails_naming_it_and_the_rule_set(tmp_pa
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_bad_requests_are_one_line(repo):
     cautious = {"GOLFSIM_AGENT_MODULES": str(repo / "docs" / "examples" / "cautious_python_agent.py")}
     for args, env, words in ((("--deals", "0"), None, "--deals must be at least 1"),

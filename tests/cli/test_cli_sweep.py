@@ -78,6 +78,7 @@ def test_help_shows_an_example():
         assert fragment in result.stdout
 
 
+@pytest.mark.slow
 def test_a_sweep_writes_the_table_figures_and_config_and_notes_the_cells_it_skipped(tmp_path):
     text = SMALL.replace("seed = 2", 'seed = 2\nimpossible = "skip"').replace("[axes]", "[axes]\nplayers = [2, 3]")
     result = golfsim("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"), "--quiet")
@@ -149,6 +150,7 @@ def test_ctrl_c_keeps_the_finished_cells_and_the_same_command_finishes_with_the_
     assert json.loads((out / "config.json").read_text())["partial"] is False
 
 
+@pytest.mark.slow
 def test_sigterm_stops_like_ctrl_c(tmp_path):
     code, stderr, out = interrupt(tmp_path, signal.SIGTERM)
     assert code == 130, stderr
@@ -174,6 +176,7 @@ def test_after_a_crash_the_same_command_plays_only_the_missing_cells(tmp_path):
     assert len(pd.read_parquet(out / "table.parquet")) == 16 and not list(out.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_changed_config_into_the_same_directory_is_refused_in_one_line(tmp_path):
     path = write(tmp_path, SMALL)
     assert golfsim("sweep", str(path), "--out", str(tmp_path / "out"), "--quiet").returncode == 0
@@ -201,6 +204,7 @@ BAD_CONFIGS = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_CONFIGS))
+@pytest.mark.slow
 def test_a_bad_config_is_one_line_and_exit_2(tmp_path, case):
     text, fragments = BAD_CONFIGS[case]
     result = golfsim("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"))
@@ -208,6 +212,7 @@ def test_a_bad_config_is_one_line_and_exit_2(tmp_path, case):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_missing_config_file_is_one_line(tmp_path):
     assert_one_clear_line(golfsim("sweep", str(tmp_path / "nowhere.toml")), "nowhere.toml", "does not exist")
 
@@ -221,6 +226,7 @@ def test_an_output_path_that_cannot_hold_the_sweep_is_one_line(tmp_path, where):
     assert_one_clear_line(result, "--out", fragment)
 
 
+@pytest.mark.slow
 def test_games_shrinks_a_sweep_from_the_command_line(tmp_path):
     config = write(tmp_path, SMALL)
     result = golfsim("sweep", str(config), "--out", str(tmp_path / "small"), "--quiet", "--games", "2")
@@ -269,6 +275,7 @@ def copied(finished_sweep, tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("edit", list(HAND_EDITS), ids=list(HAND_EDITS))
+@pytest.mark.slow
 def test_a_cell_edited_by_hand_is_one_line_naming_its_file(finished_sweep, tmp_path, edit):
     config, out = copied(finished_sweep, tmp_path)
     cell = _first_cell(out)
@@ -280,6 +287,7 @@ def test_a_cell_edited_by_hand_is_one_line_naming_its_file(finished_sweep, tmp_p
     assert (out / "table.csv").read_bytes() == table  # nothing written over the earlier table
 
 
+@pytest.mark.slow
 def test_a_directory_where_a_cell_file_should_be_is_one_line_naming_it(finished_sweep, tmp_path):
     config, out = copied(finished_sweep, tmp_path)
     cell = _first_cell(out)
@@ -288,6 +296,7 @@ def test_a_directory_where_a_cell_file_should_be_is_one_line_naming_it(finished_
     assert_one_clear_line(golfsim("sweep", str(config), "--out", str(out), "--quiet"), cell.name, "is a directory")
 
 
+@pytest.mark.slow
 def test_a_config_json_edited_into_a_list_is_one_line_naming_it(finished_sweep, tmp_path):
     config, out = copied(finished_sweep, tmp_path)
     (out / "config.json").write_text("[1]")
@@ -295,6 +304,7 @@ def test_a_config_json_edited_into_a_list_is_one_line_naming_it(finished_sweep, 
                           "a JSON list, not an object")
 
 
+@pytest.mark.slow
 def test_a_cell_with_no_rows_is_played_again_not_dropped_from_the_table(finished_sweep, tmp_path):
     config, out = copied(finished_sweep, tmp_path)
     cell = _first_cell(out)

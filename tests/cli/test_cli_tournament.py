@@ -230,6 +230,7 @@ def test_a_bad_dask_spec_is_refused_before_the_run(args, message):
     assert result.exit_code == 2 and message in result.stderr
 
 
+@pytest.mark.slow
 def test_every_table_fits_an_80_column_terminal():
     import os
 

@@ -43,6 +43,7 @@ def rss(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads resident memory from /proc")
+@pytest.mark.slow
 def test_a_round_robin_of_10_to_the_15_deal_sets_plays_in_constant_memory(tmp_path):
     games = 10**15
     proc = subprocess.Popen([sys.executable, "-c", ANNOUNCE, "tournament", "--agents", "greedy,random,pair-builder",

@@ -86,6 +86,7 @@ def test_a_study_writes_its_directory_and_prints_a_string_that_plays(tmp_path):
     assert list(trials["trial"]) == list(range(6))
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_trials_run_so_far(tmp_path):
     out = tmp_path / "tuning"
     master, slave = pty.openpty()
@@ -157,6 +158,7 @@ def wait_for_trials(proc, db: Path, count: int, timeout: float = 400) -> None:
         time.sleep(0.5)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_study_and_keeps_every_finished_trial(tmp_path):
     out = tmp_path / "tuning"
     proc = start_study(out)
@@ -174,6 +176,7 @@ def test_sigterm_stops_the_study_and_keeps_every_finished_trial(tmp_path):
     assert "agent string:" not in stdout and "nothing is recommended yet" in stdout
 
 
+@pytest.mark.slow
 def test_after_sigkill_resume_continues_from_the_trials_the_storage_kept(tmp_path):
     out = tmp_path / "tuning"
     proc = start_study(out)
@@ -208,6 +211,7 @@ app()
 """
 
 
+@pytest.mark.slow
 def test_a_full_disk_between_files_is_one_line_and_resume_finds_every_trial(tmp_path):
     out = tmp_path / "tuning"
     args = [*STUDY, "--trials", "3", "--out", str(out), "--quiet"]
@@ -226,6 +230,7 @@ def test_a_full_disk_between_files_is_one_line_and_resume_finds_every_trial(tmp_
     assert json.loads((out / "config.json").read_text())["partial"] is False
 
 
+@pytest.mark.slow
 def test_the_bar_counts_the_trials_asked_for_and_defaults_that_win_are_not_dressed_up(tmp_path):
     out = tmp_path / "tuning"
     master, slave = pty.openpty()

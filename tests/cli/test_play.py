@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pexpect
+import pytest
 
 from golfsim.game.env import GolfEnv
 from golfsim.logs.trace import read_log
@@ -18,6 +19,7 @@ def spawn(*args, size=(40, 100)):
                          encoding="utf-8", timeout=180)
 
 
+@pytest.mark.slow
 def test_a_whole_deal_against_ev_matches_the_engines_scores(tmp_path):
     save = tmp_path / "game.parquet"
     child = spawn("--opponents", "ev", "--holes", "1", "--seed", "3", "--save", save)
@@ -87,6 +89,7 @@ def hint_keys(child, prompt):
     return HINT_ROW.findall(ANSI.sub("", child.before))
 
 
+@pytest.mark.slow
 def test_the_hint_table_lists_the_legal_moves_best_first_and_the_best_is_playable(tmp_path):
     child = spawn("--opponents", "greedy", "--holes", "1", "--seed", "5", "--save", tmp_path / "g.parquet")
     for key in ("f1", "f4"):
@@ -123,6 +126,7 @@ def test_ctrl_c_ends_the_game_cleanly_and_saves_it(tmp_path):
     assert log.meta["partial"] is True and log.rules.players == 3
 
 
+@pytest.mark.slow
 def test_too_small_or_no_terminal_or_unknown_opponent_is_one_line_and_exit_2(tmp_path):
     child = spawn("--opponents", "ev", "--save", tmp_path / "g.parquet", size=(10, 40))
     child.expect(pexpect.EOF)
@@ -192,6 +196,7 @@ def replayed(save):
     return swaps, ends
 
 
+@pytest.mark.slow
 def test_your_swaps_are_narrated_and_each_hole_ends_with_every_layout_face_up(tmp_path):
     from golfsim.core.cards import rank_name
 
@@ -212,6 +217,7 @@ def test_your_swaps_are_narrated_and_each_hole_ends_with_every_layout_face_up(tm
             assert int(row.group(2)) == score
 
 
+@pytest.mark.slow
 def test_the_scorecard_shows_before_the_first_hole_ends_and_counts_holes_from_1(tmp_path):
     transcript = play_through(tmp_path / "g.parquet", "--opponents", "greedy", "--holes", "2", "--seed", "4")
     first_hole = transcript.split("hole 1 over")[0]
@@ -222,6 +228,7 @@ def test_the_scorecard_shows_before_the_first_hole_ends_and_counts_holes_from_1(
     assert re.search(r"^\s*scorecard\s+1\s+2\s+total\s*$", second_hole, re.M)
 
 
+@pytest.mark.slow
 def test_help_gives_the_keys_the_card_values_and_scoring_under_the_rules_played(tmp_path):
     plain = play_through(tmp_path / "a.parquet", "--opponents", "greedy", "--holes", "1", "--seed", "2",
                          help_at=3)
@@ -235,6 +242,7 @@ def test_help_gives_the_keys_the_card_values_and_scoring_under_the_rules_played(
     assert "card values: X=-2 A=1 2=2 3=3" in shown and "everyone else takes one last turn" in shown
 
 
+@pytest.mark.slow
 def test_narration_is_grammatical(tmp_path):
     transcript = play_through(tmp_path / "g.parquet", "--opponents", "ev", "--holes", "2", "--seed", "3")
     assert "hole 1 of 2: you move first" in transcript and "hole 2 of 2: ev moves first" in transcript

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 PAIR_THE_QUEENS = "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: Q"
 
 
@@ -13,6 +15,7 @@ def golfsim(*args):
                           env={**os.environ, "COLUMNS": "200"})
 
 
+@pytest.mark.slow
 def test_every_move_has_a_learned_value_and_its_choice_is_the_lowest():
     done = golfsim("hint", PAIR_THE_QUEENS, "--format", "json", "--samples", "50")
     assert done.returncode == 0, done.stderr

@@ -189,6 +189,7 @@ DEALS_PER_VARIANT = 60_000  # 17 variants: more than a million deals in all
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.slow
 def test_random_deals_keep_every_invariant(name):
     rules = VARIANTS[name].pack()
     tallies = np.zeros(5, dtype=np.int64)

@@ -40,6 +40,7 @@ def test_registry_lists_every_experiment_and_all_leaves_out_benchmarks():
 
 
 @pytest.mark.parametrize("name", experiments.ALL)
+@pytest.mark.slow
 def test_figures_have_titles_labelled_axes_with_units_intervals_rules_and_sample_size(outputs, name):
     out = outputs[name]
     assert out.figures, "every experiment draws at least one figure"
@@ -94,11 +95,13 @@ def _flatten(doc, prefix=""):
 
 
 @pytest.mark.parametrize("name", experiments.ALL)
+@pytest.mark.slow
 def test_the_same_seed_reproduces_the_table_exactly(outputs, name):
     again = experiments.load(name).run(games=SMALL, seed=SEED, threads=1)
     pd.testing.assert_frame_equal(again.table, outputs[name].table, check_exact=True)
 
 
+@pytest.mark.slow
 def test_another_seed_gives_other_deals(outputs):
     other = experiments.load("ladder").run(games=SMALL, seed=SEED + 1)
     assert not np.allclose(other.table.mean_score, outputs["ladder"].table.mean_score)
@@ -226,6 +229,7 @@ def test_cli_runs_one_experiment_and_reports_where_it_wrote(tmp_path):
     assert config["command"].startswith("golfsim experiment tips")
 
 
+@pytest.mark.slow
 def test_cli_all_runs_ladder_tips_variants_players_and_luck_but_not_benchmarks(tmp_path):
     result = runner.invoke(app, ["experiment", "all", "--games", "20", "--out", str(tmp_path), "--threads", "1"])
     assert result.exit_code == 0, result.output

@@ -65,6 +65,7 @@ def tiny():
     return luck.run(games=TINY, seed=SEED, threads=2)
 
 
+@pytest.mark.slow
 def test_tables_cover_every_variant_pair_and_player_count(tiny):
     from golfsim.experiments.variants import VARIANTS
 
@@ -124,6 +125,7 @@ def _golfsim(args, cwd):
                           timeout=900)
 
 
+@pytest.mark.slow
 def test_the_recorded_command_reruns_the_result_byte_for_byte(tmp_path):
     first = _golfsim(["experiment", "luck", "--games", str(TINY), "--seed", str(SEED), "--out", str(tmp_path / "a")],
                      tmp_path)

@@ -161,6 +161,7 @@ def rewards_of_a_run(make):
     return total.tolist()
 
 
+@pytest.mark.slow
 def test_without_jit_and_on_the_fallback_route_the_same_games_are_played():
     import os
     import subprocess

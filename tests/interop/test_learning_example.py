@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from golfsim.core.rules import Rules
 from golfsim.experiments.learning import FEATURES, Features, Settings, train
@@ -34,6 +35,7 @@ def test_features_come_from_the_observation_and_cover_every_legal_action():
         done = terminated or truncated
 
 
+@pytest.mark.slow
 def test_a_quick_trial_must_name_its_own_output_folder():
     run = subprocess.run([sys.executable, "-m", "golfsim.experiments.learning", "--quick"], capture_output=True,
                          text=True)

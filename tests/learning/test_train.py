@@ -70,6 +70,7 @@ def test_the_command_refuses_bad_input_with_one_line(tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1 and "games" in done.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_last_generation_and_the_same_command_resumes(tmp_path):
     out = tmp_path / "run"
     command = _golfsim("learn", "--out", str(out), "--seed", "3", "--generations", "500", "--games", "400",

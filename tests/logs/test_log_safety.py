@@ -58,6 +58,7 @@ def golfsim(*args, timeout=300):
 BIG_LOGGED = ("tournament", "--agents", "greedy,random", "--games", "400000", "--batch-size", "500")
 
 
+@pytest.mark.slow
 def test_sigkill_while_logging_leaves_the_existing_log_whole(tmp_path):
     log = tmp_path / "decisions.parquet"
     done = golfsim("tournament", "--agents", "greedy,random", "--games", "30", "--quiet", "--log", log)
@@ -76,6 +77,7 @@ def test_sigkill_while_logging_leaves_the_existing_log_whole(tmp_path):
     assert all(name.startswith(".decisions.parquet.") for name in leftovers), leftovers
 
 
+@pytest.mark.slow
 def test_a_second_run_on_the_same_log_is_refused_while_the_first_writes(tmp_path):
     log = tmp_path / "decisions.parquet"
     first = start_announced(*BIG_LOGGED, "--log", log, "--format", "json")
@@ -168,6 +170,7 @@ def test_play_saves_the_game_on_sigterm_and_sighup(tmp_path, sig):
     assert list(decisions["action"])[0] == 20  # the flip of slot 1 that was played
 
 
+@pytest.mark.slow
 def test_play_refuses_a_save_target_it_cannot_write_before_the_game(tmp_path):
     # /proc takes no new files even for root: the save would fail after the game today
     done = golfsim("play", "--opponents", "greedy", "--save", "/proc/golfsim-game.parquet")

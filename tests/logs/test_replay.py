@@ -2,6 +2,7 @@
 
 
 import pandas as pd
+import pytest
 
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import simulate
@@ -13,6 +14,7 @@ def golfsim(*args):
     return run_golfsim(*args, timeout=600)
 
 
+@pytest.mark.slow
 def test_scorecard_and_deal_of_a_logged_game(tmp_path):
     rules = Rules(holes=3)
     path = log_games(["ev", "greedy"], tmp_path / "log.parquet", rules, games=4, seed=6)
@@ -35,6 +37,7 @@ def test_scorecard_and_deal_of_a_logged_game(tmp_path):
     assert all("(seat 0)" in move or "(seat 1)" in move for move in moves[0::2])
 
 
+@pytest.mark.slow
 def test_bad_logs_and_missing_games_get_one_line_and_exit_2(tmp_path):
     path = log_games(["random", "random"], tmp_path / "log.parquet", Rules(holes=2), games=2, seed=1)
     foreign = tmp_path / "foreign.parquet"
@@ -55,6 +58,7 @@ def test_bad_logs_and_missing_games_get_one_line_and_exit_2(tmp_path):
         assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
+@pytest.mark.slow
 def test_the_one_hole_of_a_one_hole_game_is_hole_1(tmp_path):
     path = log_games(["greedy", "random"], tmp_path / "log.parquet", Rules(holes=1), games=1, seed=2)
     card = golfsim("replay", path)

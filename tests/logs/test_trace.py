@@ -192,6 +192,7 @@ def test_foreign_and_broken_files_and_missing_deals_are_refused(tmp_path):
         replay_deal(log, 1, 5)
 
 
+@pytest.mark.slow
 def test_tournament_log_from_the_command_line(tmp_path):
     path = tmp_path / "d.parquet"
     done = subprocess.run([sys.executable, "-m", "golfsim", "tournament", "--agents", "greedy,random", "--games", "10",

@@ -64,6 +64,7 @@ def test_a_compile_shorter_than_a_redraw_is_shown_from_its_start():
     assert compile_notice.current() is None
 
 
+@pytest.mark.slow
 def test_a_cold_agent_shows_a_compiling_line_in_the_terminal(tmp_path):
     agent = tmp_path / "lowball_agent.py"
     shutil.copy(EXAMPLES / "lowball_agent.py", agent)  # a new file: its agent compiles, nothing cached
@@ -77,6 +78,7 @@ def test_a_cold_agent_shows_a_compiling_line_in_the_terminal(tmp_path):
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_piped_output_gets_no_compile_lines(tmp_path):
     agent = tmp_path / "lowball_agent.py"
     shutil.copy(EXAMPLES / "lowball_agent.py", agent)

@@ -89,6 +89,7 @@ def test_replay_of_a_log_with_a_bad_version_is_one_line(small_log, tmp_path):
     assert len(lines) == 1 and "log format version '2' is not a whole number" in lines[0], done.stderr
 
 
+@pytest.mark.slow
 def test_a_log_named_like_a_file_out_writes_is_refused_before_the_run(tmp_path):
     out = tmp_path / "out"
     first = run_golfsim("tournament", "--agents", "greedy,random", "--games", "5", "--holes", "1", "--quiet",

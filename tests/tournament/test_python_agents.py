@@ -71,6 +71,7 @@ def cli(*args, timeout=600):
                           timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_the_command_line_tournament_seats_python_and_batched_agents(tmp_path):
     run = cli("tournament", "--agents", "cautious,linear,greedy", "--games", "20", "--holes", "1", "--seed", "2",
               "--quiet", "--format", "json", "--threads", "1")
@@ -89,6 +90,7 @@ def test_the_command_line_tournament_seats_python_and_batched_agents(tmp_path):
     assert json.loads(again.stdout)["standings"] == doc["standings"]
 
 
+@pytest.mark.slow
 def test_a_raising_python_agent_is_one_line_on_the_command_line(tmp_path):
     module = tmp_path / "grumpy_agent.py"
     module.write_text("from golfsim.agents import register_python_agent\n"

@@ -173,6 +173,7 @@ def test_the_same_seed_gives_the_same_study(mis_set):
     assert list(other.trials["take_gain"][1:]) != list(mis_set.trials["take_gain"][1:])
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_keeps_its_trials_and_resumes_as_if_never_stopped(tmp_path):
     def stop_after_three(done, total, best):
         if done == 3:
