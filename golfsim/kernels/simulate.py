@@ -271,10 +271,21 @@ class Batch:
     turns: np.ndarray  # int16 [n, holes]
     enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
     reasons: np.ndarray  # int8 [n, holes], END_REASON codes
+    #: Wall and CPU seconds of the thread that played the games, when it measured them
+    #: (:func:`golfsim.runs.tasks.play_task_games`); 0 otherwise.
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     @property
     def totals(self) -> np.ndarray:
         return self.hole_scores.sum(axis=1, dtype=np.int32)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Batch]) -> Batch:
+        """Consecutive batches (in game order) as one, their seconds added."""
+        fields = ("hole_scores", "turns", "enders", "reasons")
+        return cls(parts[0].first_game, *(np.concatenate([getattr(b, f) for b in parts]) for f in fields),
+                   sum(b.seconds for b in parts), sum(b.cpu_seconds for b in parts))
 
 
 def _check_count(name, value, allow_zero=False):

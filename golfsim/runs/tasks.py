@@ -22,7 +22,10 @@ executor (:func:`dask_executor`).
 
 Stopping early: a ``KeyboardInterrupt`` (Ctrl-C, or raised by the progress callback) while the tasks run cancels the
 ones not started and returns what had been reported complete, marked ``interrupted``; the caller decides which
-complete parts to keep.
+complete parts to keep. Tasks already running in threads of this process stop too: a task plays its games in chunks
+of about :data:`CHUNK_SECONDS` (:func:`play_task_games`) and gives up between chunks once its run was stopped, so a
+stopped run's process can exit within seconds even when one task holds hours of searching (the games of a chunk do
+not depend on how the task was cut). Worker processes of the Python pool are ended; a Dask worker finishes its task.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ import math
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -47,11 +52,13 @@ from golfsim.core.scoring import win_shares
 __all__ = [
     "GameSummary",
     "Task",
+    "TaskStopped",
     "TaskRun",
     "dask_executor",
     "executor_workers",
     "needs_python",
     "python_process_pool",
+    "play_task_games",
     "run_task",
     "Pieces",
     "run_tasks",
@@ -189,18 +196,70 @@ def _load_plugins(specs: Sequence[str]) -> None:
         _plugins_loaded.add(spec)
 
 
-def run_task(task: Task, threads: int = 1):
-    """Play ``task``'s games and return its summary (runs in whatever thread, process or machine executes it)."""
-    from golfsim.kernels.simulate import Table, iter_batches
+class TaskStopped(Exception):
+    """Raised inside a task given up between two chunks of its games because its run was stopped."""
+
+
+#: A task plays its games in chunks that grow from FIRST_CHUNK games until one takes about CHUNK_SECONDS, and checks
+#: between chunks whether its run was stopped: a stop is seen within about that time (or one game, if longer).
+FIRST_CHUNK = 8
+CHUNK_SECONDS = 0.5
+
+_running = threading.local()  # .stop: the threading.Event of the run the current thread's task belongs to
+
+
+def stop_requested() -> bool:
+    """Whether the run of the task playing in this thread was stopped (for a :attr:`Task.play` function that plays
+    in pieces of its own)."""
+    stop = getattr(_running, "stop", None)
+    return stop is not None and stop.is_set()
+
+
+def play_task_games(table, task: Task, threads: int = 1):
+    """Play ``task``'s games on ``table`` in growing chunks, checking between chunks whether the run was stopped;
+    return one :class:`golfsim.kernels.simulate.Batch` of them all, with the wall and CPU seconds of this thread.
+
+    Raises
+    ------
+    TaskStopped
+        When the run was stopped before the last chunk.
+    """
+    from golfsim.kernels.simulate import Batch, iter_batches
+
+    parts, done, size = [], 0, FIRST_CHUNK
+    while done < task.count:
+        if stop_requested():
+            raise TaskStopped(f"stopped after {done:,} of {task.count:,} games")
+        n = min(size, task.count - done)
+        start, cpu_start = time.perf_counter(), time.thread_time()
+        (batch,) = iter_batches(table, n, task.seed, agent_seed=task.agent_seed, first_game=task.first_game + done,
+                                batch_size=n, threads=threads)
+        batch.seconds, batch.cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu_start
+        parts.append(batch)
+        done += n
+        if batch.seconds < CHUNK_SECONDS / 2:
+            size *= 2
+    return parts[0] if len(parts) == 1 else Batch.concat(parts)
+
+
+def run_task(task: Task, threads: int = 1, stop: threading.Event | None = None):
+    """Play ``task``'s games and return its summary (runs in whatever thread, process or machine executes it).
+
+    ``stop``, when given, is checked between chunks of the games (:func:`play_task_games`): once it is set the
+    task raises :class:`TaskStopped`.
+    """
+    from golfsim.kernels.simulate import Table
 
     _load_plugins(task.plugins)
     table = Table.make(list(task.seats), task.rules)
     summarise = _summary_function(task.summary)
-    if task.play:
-        return summarise(_summary_function(task.play)(table, task))
-    (batch,) = iter_batches(table, task.count, task.seed, agent_seed=task.agent_seed, first_game=task.first_game,
-                            batch_size=task.count, threads=threads)
-    return summarise(batch)
+    _running.stop = stop
+    try:
+        if task.play:
+            return summarise(_summary_function(task.play)(table, task))
+        return summarise(play_task_games(table, task, threads))
+    finally:
+        _running.stop = None
 
 
 # ---------------------------------------------------------------- planning helpers
@@ -325,10 +384,19 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     run = TaskRun()
     futures: dict = {}
     window = WINDOW_PER_WORKER * max(1, workers)
+    # tasks in this process's threads see the run's stop between chunks of their games; other executors pickle
+    # their calls, and an Event cannot travel
+    stop = threading.Event()
+    if isinstance(executor, ThreadPoolExecutor):
+        def submit(task):
+            return executor.submit(run_task, task, 1, stop)
+    else:
+        def submit(task):
+            return executor.submit(run_task, task)
     try:
         queued = iter(enumerate(tasks))
         for i, task in itertools.islice(queued, window):
-            futures[executor.submit(run_task, task)] = i, task
+            futures[submit(task)] = i, task
         while futures:
             done, _ = wait(futures, return_when=FIRST_COMPLETED)
             failed = None
@@ -347,12 +415,13 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
                 if progress is not None:
                     progress(i, task)
                 for j, nxt in itertools.islice(queued, 1):
-                    futures[executor.submit(run_task, nxt)] = j, nxt
+                    futures[submit(nxt)] = j, nxt
             if failed is not None:
                 failed.result()
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
+        stop.set()  # tasks still running give up at their next chunk (their results would be ignored)
         for future in futures:
             future.cancel()
         if shared:

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -119,6 +120,33 @@ def test_sigterm_stops_a_tournament_with_exit_status_130_and_keeps_the_complete_
     summary = json.loads(out)["summary"]
     assert summary["partial"] is True and 0 < summary["deal_sets_completed"] < 2_000_000
     assert summary["deal_sets_completed"] % 500 == 0  # whole pieces of the deal sets, the same in every seat order
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_a_searching_tournament_in_seconds_not_when_its_pieces_end(sig):
+    # 4,000 deal sets of mc against ev in both seat orders are four tasks of 2,000 games, minutes each: the tasks
+    # running when the signal comes must give up at their next chunk of games (about half a second), not play on
+    master, slave = pty.openpty()  # stderr is a terminal, so the progress bar is drawn as the games start
+    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "mc,ev", "--games", "4000"],
+                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+    os.close(slave)
+    try:
+        drawn = ""
+        while not re.search(r"/8,?000 games", drawn):
+            drawn += ANSI.sub("", os.read(master, 65536).decode(errors="replace"))
+        time.sleep(3)  # well inside the first tasks
+        proc.send_signal(sig)
+        # the target is within 5 s; the bound leaves room for a loaded machine, far below the minutes a task takes
+        proc.communicate(timeout=60)
+        with contextlib.suppress(OSError):
+            while chunk := os.read(master, 65536):
+                drawn += ANSI.sub("", chunk.decode(errors="replace"))
+    finally:
+        proc.kill()
+        os.close(master)
+    assert proc.returncode == 130, drawn
+    assert "no deal set was complete" in drawn
 
 
 def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path):

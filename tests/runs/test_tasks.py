@@ -11,11 +11,21 @@ import pandas as pd
 import pytest
 
 import golfsim.experiments.common as common
+import golfsim.kernels.simulate as simulate_module
+import golfsim.runs.tasks as tasks_module
 from golfsim.core.rules import Rules
 from golfsim.experiments import tips as tips_module
 from golfsim.experiments import variants as variants_module
 from golfsim.kernels.simulate import simulate
-from golfsim.runs.tasks import Task, dask_executor, executor_workers, run_task, run_tasks, split_counts
+from golfsim.runs.tasks import (
+    Task,
+    TaskStopped,
+    dask_executor,
+    executor_workers,
+    run_task,
+    run_tasks,
+    split_counts,
+)
 from golfsim.tournament import plan_tournament, run_tournament
 
 RULES = Rules(players=3, holes=2)
@@ -83,13 +93,13 @@ def test_every_task_is_in_flight_at_once_so_c_workers_run_together():
     started = []
     lock = threading.Lock()
 
-    def gated(task):
+    def gated(task, *rest):
         with lock:
             started.append(task)
             first = len(started) <= cores
         if first:
             barrier.wait(timeout=120)
-        return run_task(task)
+        return run_task(task, *rest)
 
     class Gated(ThreadPoolExecutor):
         def submit(self, fn, *args):
@@ -109,6 +119,51 @@ def test_a_task_plays_the_simulators_games_first_game_on():
     np.testing.assert_array_equal(run_task(task), totals[30:50])
 
 
+def test_a_task_played_one_game_a_chunk_plays_the_same_games(monkeypatch):
+    monkeypatch.setattr(tasks_module, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(tasks_module, "CHUNK_SECONDS", 0.0)  # chunks never grow
+    rules = Rules(players=2, holes=2)
+    task = Task(rules, ("greedy", "random"), 7, 8, 30, 20, "golfsim.runs.tasks:summarise_totals")
+    whole = simulate(["greedy", "random"], rules, games=50, seed=7, agent_seed=8)
+    totals = whole.players.pivot(index="game", columns="seat", values="total").to_numpy()
+    np.testing.assert_array_equal(run_task(task), totals[30:50])
+
+
+def test_a_task_whose_run_was_stopped_gives_up_at_its_next_chunk(monkeypatch):
+    stop = threading.Event()
+    chunks = []
+    real = simulate_module.iter_batches
+
+    def stopped_after_this_chunk(table, games, *args, **kwargs):
+        chunks.append(games)
+        stop.set()  # as run_tasks does on Ctrl-C, while the task plays
+        yield from real(table, games, *args, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "iter_batches", stopped_after_this_chunk)
+    task = Task(Rules(players=2), ("greedy", "random"), 1, 1, 0, 100_000)
+    with pytest.raises(TaskStopped, match="after 8 of 100,000 games"):
+        run_task(task, stop=stop)
+    assert chunks == [tasks_module.FIRST_CHUNK]
+
+
+def test_the_threads_of_an_interrupted_run_end_at_their_next_chunk():
+    # one short task reports first and the progress callback stops the run (as Ctrl-C does); the long task,
+    # far from done, must give up rather than play on in the background
+    rules = Rules(players=2, holes=1)
+    tasks = [Task(rules, ("greedy", "random"), 1, 1, 0, 10), Task(rules, ("greedy", "random"), 1, 1, 0, 10**9)]
+
+    def stop_at_first(index, task):
+        raise KeyboardInterrupt
+
+    before = {t for t in threading.enumerate() if t.name.startswith("golfsim-task")}
+    run = run_tasks(tasks, threads=2, progress=stop_at_first)
+    assert run.interrupted and list(run.results) == [0]
+    for thread in {t for t in threading.enumerate() if t.name.startswith("golfsim-task")} - before:
+        thread.join(timeout=60)  # 10**9 games would take hours
+        assert not thread.is_alive()
+
+
+@pytest.mark.slow
 def test_same_tournament_on_one_thread_many_threads_processes_and_any_order():
     base = run_tournament(POOL, RULES, games=120, seed=4, threads=1, batch_size=1000)
     assert_same_tournament(base, run_tournament(POOL, RULES, games=120, seed=4, threads=2, batch_size=7))
