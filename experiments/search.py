@@ -1,19 +1,20 @@
 """Strength against speed of the searching player: how far each ``mc`` setting leads ``ev``, and at what cost.
 
-Every setting plays ``ev`` heads-up (2 players, default rules: one deck, nine holes, immediate end) in a
-:func:`golfsim.tournament.run_tournament` (the code path of ``golfsim tournament``): each deal set is played in both
-seat orders on identical cards, and the lead is ``ev``'s nine-hole total minus the setting's, averaged over deal sets,
-with its 95% paired t-interval (positive = the setting scores lower, i.e. better). ``greedy`` and ``ev`` itself are
-reference points (``ev`` against ``ev`` leads by exactly 0). ``oracle``, the same search given the real face-down
-cards and stock order, measures the value of hidden information against ``ev`` and against ``mc``; it SEES HIDDEN
-CARDS and every row, figure and JSON entry showing it says so.
+Every setting plays ``ev`` heads-up (2 players, default rules: one deck, nine holes, immediate end) in a tournament
+planned and reduced as ``golfsim tournament`` does (:func:`golfsim.tournament.plan_tournament`): each deal set is
+played in both seat orders on identical cards, and the lead is ``ev``'s nine-hole total minus the setting's, averaged
+over deal sets, with its 95% paired t-interval (positive = the setting scores lower, i.e. better). ``greedy`` and
+``ev`` itself are reference points (``ev`` against ``ev`` leads by exactly 0). ``oracle``, the same search given the
+real face-down cards and stock order, measures the value of hidden information against ``ev`` and against ``mc``; it
+SEES HIDDEN CARDS and every row, figure and JSON entry showing it says so.
 
-Speed is deals per second per thread of the match itself (both seats' decisions, as in
-``golfsim bench --agents mc,ev``): the deals played divided by the CPU time the process spent on the tournament
-(compilation excluded by a warm-up match), i.e. per second of one fully used thread. CPU time rather than wall time,
-because the machine is shared: the wall time of a run depends on what else runs, its CPU time much less (the wall
-speed is in the table too). It still depends on the hardware, so this experiment is, like ``benchmarks``, not part
-of ``golfsim experiment all`` (which it would also slow by about half an hour).
+Speed is deals per second per thread of the match itself (both seats' decisions, as in ``golfsim bench --agents
+mc,ev``): the deals played divided by the CPU time of the threads that played them (every task runs on one thread and
+times it; compilation excluded by a warm-up game), i.e. per second of one fully used thread. CPU time rather than wall
+time, because the machine is shared and the settings run side by side as cells (:mod:`golfsim.experiments.common`;
+Ctrl-C keeps the finished settings): the wall time of a thread depends on what else runs, its CPU time much less (the
+wall speed is in the table too). It still depends on the hardware, so this experiment is, like ``benchmarks``, not
+part of ``golfsim experiment all`` (which it would also slow by about half an hour).
 
 Run: ``golfsim experiment search`` (``--games N`` plays N deal sets per setting) or ``python -m
 golfsim.experiments.search``.
@@ -21,8 +22,8 @@ golfsim.experiments.search``.
 
 from __future__ import annotations
 
+import functools
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,9 +32,17 @@ import pandas as pd
 
 from golfsim.agents.base import SEES_HIDDEN_MARK
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import ExperimentOutput, base_config
+from golfsim.experiments.common import (
+    TASK_GAMES,
+    Cell,
+    ExperimentOutput,
+    base_config,
+    mark_partial,
+    run_cells,
+    subplots,
+)
 from golfsim.runs.fingerprint import behaviour_fingerprint
-from golfsim.tournament import run_tournament
+from golfsim.tournament import plan_tournament, reduce_tournament
 
 NAME = "search"
 CONFIDENCE = 0.95
@@ -99,14 +108,40 @@ def _threads(threads: int | None) -> int:
     return int(threads) if threads else int(numba.config.NUMBA_NUM_THREADS)
 
 
-def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = None) -> dict:
-    """Play ``setting.agent`` against ``setting.opponent`` on ``deal_sets`` duplicate deal sets; return its row."""
-    rules = Rules(players=PLAYERS)
-    pool = [setting.agent, setting.opponent]
-    run_tournament(pool, Rules(players=PLAYERS, holes=1), 2, seed, threads=threads)  # compile outside the clock
-    start, cpu_start = time.perf_counter(), time.process_time()
-    res = run_tournament(pool, rules, deal_sets, seed, threads=threads, confidence=CONFIDENCE)
-    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+def summarise_timed(batch) -> tuple:
+    """A task's game summary with the wall and CPU seconds of the thread that played it (the task summary of this
+    experiment's tournaments, see :class:`golfsim.runs.tasks.Task`)."""
+    from golfsim.runs.tasks import summarise_games
+
+    return summarise_games(batch), batch.seconds, batch.cpu_seconds
+
+
+def warm_up(setting: Setting) -> None:
+    """Compile (or load from the cache) the kernel of the setting's match in both seat orders, outside the clock:
+    one one-hole game each."""
+    from golfsim.kernels.simulate import Table, iter_batches
+
+    for seats in ([setting.agent, setting.opponent], [setting.opponent, setting.agent]):
+        for _ in iter_batches(Table.make(seats, Rules(players=PLAYERS, holes=1)), 1, 0, batch_size=1, threads=1):
+            pass
+
+
+def setting_cell(setting: Setting, deal_sets: int, seed: int, workers: int) -> Cell:
+    """The cell of one setting: its duplicate-deal tournament against its opponent, as tasks."""
+    plan = plan_tournament([setting.agent, setting.opponent], Rules(players=PLAYERS), deal_sets, seed,
+                           confidence=CONFIDENCE, batch_size=TASK_GAMES, workers=workers,
+                           summary="golfsim.experiments.search:summarise_timed")
+    name = f"{describe(setting.agent)} against {describe(setting.opponent)}"
+    return Cell(name, list(plan.tasks), functools.partial(_reduce_setting, setting, plan))
+
+
+def _reduce_setting(setting: Setting, plan, results: list) -> dict:
+    res = reduce_tournament(plan, {i: summary for i, (summary, _, _) in enumerate(results)})
+    return setting_row(setting, res, sum(r[1] for r in results), sum(r[2] for r in results))
+
+
+def setting_row(setting: Setting, res, seconds: float, cpu_seconds: float) -> dict:
+    """The table row of one setting from its tournament's result and the seconds its tasks' threads took."""
     labels = list(res.standings.agent)
     me = describe(setting.agent)
     if me not in labels:  # the same agent twice is told apart as name#1, name#2
@@ -114,8 +149,7 @@ def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = N
     other = next(lab for lab in labels if lab != me)
     h2h = res.head_to_head.set_index(["agent", "opponent"]).loc[(me, other)]
     params = _params(setting.agent)
-    used = _threads(threads)
-    deals = res.games_played * rules.holes
+    deals = res.games_played * Rules(players=PLAYERS).holes
     return {
         "agent": describe(setting.agent), "opponent": describe(setting.opponent), "role": setting.role,
         "sees_hidden_cards": setting.sees_hidden, "samples": params.get("samples", np.nan),
@@ -125,15 +159,20 @@ def measure(setting: Setting, deal_sets: int, seed: int, threads: int | None = N
         "lead": 0.0 - float(h2h.mean_diff) + 0.0, "lead_low": 0.0 - float(h2h.mean_diff_high) + 0.0,
         "lead_high": 0.0 - float(h2h.mean_diff_low) + 0.0,
         "win_rate": float(h2h.win_rate), "win_rate_low": float(h2h.win_rate_low),
-        "win_rate_high": float(h2h.win_rate_high), "seconds": seconds, "cpu_seconds": cpu_seconds, "threads": used,
-        "deals": deals, "deals_per_second_per_thread": deals / cpu_seconds,
-        "deals_per_wall_second": deals / seconds,
+        "win_rate_high": float(h2h.win_rate_high), "seconds": seconds, "cpu_seconds": cpu_seconds, "threads": 1,
+        "deals": deals, "deals_per_second_per_thread": deals / cpu_seconds if cpu_seconds > 0 else np.nan,
+        "deals_per_wall_second": deals / seconds if seconds > 0 else np.nan,
     }
 
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         log: Callable[[str], None] | None = None, settings: tuple[Setting, ...] = SETTINGS) -> ExperimentOutput:
     """Measure every setting; return the table (one row per setting and opponent) and the figure.
+
+    Every setting is a cell (:mod:`golfsim.experiments.common`): the tasks of all of them run at once, each on one
+    thread, and each task times its own thread, so a setting's speed does not depend on what ran beside it. After
+    Ctrl-C or SIGTERM the settings whose every task finished are kept, the output is marked partial, and the
+    running tasks stop within about a second (:mod:`golfsim.runs.tasks`).
 
     Parameters
     ----------
@@ -142,30 +181,36 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     seed : int
         Seed of the deals (the same deals for every setting) and, derived from it, of the agents.
     threads : int, optional
-        Numba threads (default all). The leads do not depend on it; the speeds do.
+        Tasks run at once (default: every core Numba may use). The leads do not depend on it.
     log : callable, optional
-        Called with a line of text before each match.
+        Called with a line of text when the run starts and as each setting completes.
     settings : tuple of Setting
         What to measure (default :data:`SETTINGS`).
     """
-    rows = []
+    from golfsim.runs.tasks import executor_workers
+
+    sizes = [s.full_deal_sets if games is None else int(games) for s in settings]
+    workers = executor_workers(None, threads)
+    cells = [setting_cell(s, n, seed, workers) for s, n in zip(settings, sizes, strict=True)]
+    if log:
+        log(f"{NAME}: compiling the {len(settings)} matches (outside the clock)")
     for s in settings:
-        n = s.full_deal_sets if games is None else int(games)
-        if log:
-            log(f"search: {describe(s.agent)} against {describe(s.opponent)}, {n:,} deal sets")
-        rows.append(measure(s, n, seed, threads))
+        warm_up(s)
+    run_ = run_cells(cells, None, threads, log, NAME)
+    rows = [run_.values[c] for c in range(len(cells)) if c in run_.values]
     table = pd.DataFrame(rows, columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(), rules=Rules(players=PLAYERS).to_dict(),
         agents=sorted({s.agent for s in settings} | {s.opponent for s in settings}), seed=seed,
-        deal_sets=[{"agent": describe(s.agent), "opponent": describe(s.opponent),
-                    "deal_sets": s.full_deal_sets if games is None else int(games)} for s in settings],
+        deal_sets=[{"agent": describe(s.agent), "opponent": describe(s.opponent), "deal_sets": n}
+                   for s, n in zip(settings, sizes, strict=True)],
         sees_hidden_cards=sorted({describe(a) for s in settings for a in (s.agent, s.opponent)
                                   if HIDDEN_MARK in describe(a)}),
         confidence=CONFIDENCE, threads=_threads(threads), cpu_count=os.cpu_count(),
         design="each agent against its opponent in a 2-player duplicate-deal tournament (both seat orders on the "
                "same deals); lead = opponent's nine-hole total minus the agent's, paired t-interval over deal sets; "
-               "speed = deals played / CPU seconds of the process, compilation excluded, on a shared machine",
+               "speed = deals played / CPU seconds of the threads that played them (each task on one thread), "
+               "compilation excluded, on a shared machine; the settings' tasks run side by side",
         games_meaning="deal sets per setting; each is played in both seat orders",
     )
     notes = [
@@ -174,32 +219,35 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "lead: the opponent's nine-hole total minus the agent's (points per nine-hole game, positive = the agent "
         "is better), 95% paired t-interval over deal sets; win_rate: share of games the agent finished ahead "
         "(ties half), 95% interval.",
-        "deals_per_second_per_thread: deals of the whole match (both seats) / CPU seconds of the process (all its "
-        "threads), compilation excluded: the speed of one fully used thread; measured on a shared "
-        f"{os.cpu_count()}-core machine under other load (CPU time is much less sensitive to it than wall time, "
-        "deals_per_wall_second, but not immune), so a guide to within a few tens of percent.",
+        "deals_per_second_per_thread: deals of the whole match (both seats) / CPU seconds of the threads that "
+        "played them (each task runs on one thread), compilation excluded: the speed of one fully used thread; "
+        f"measured on a shared {os.cpu_count()}-core machine with the settings' tasks running side by side "
+        "(CPU time is much less sensitive to that than wall time, deals_per_wall_second of the same threads, "
+        "but not immune), so a guide to within a few tens of percent.",
         f"oracle {HIDDEN_MARK}: it is given the real face-down cards and stock order (a research reference, never "
         "a fair player); its lead is the value of that information to this search.",
         "mc parameters: samples (worlds per decision), halving (rounds of successive halving; 0 none), horizon "
         "(turns before ev's valuation ends a rollout; 0 plays to the end of the deal); defaults samples=64, "
         "halving=2, horizon=0, rollout=ev, objective=own minus opponents' mean, confidence=2.",
     ]
-    return ExperimentOutput(NAME, table, config, {"strength_vs_speed": plot(table, config)}, notes)
+    mark_partial(config, notes, run_)
+    figures = {"strength_vs_speed": plot(table, config)} if len(table) else {}
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
 def plot(table: pd.DataFrame, config: dict):
     """Lead over ev against deals per second per thread (log axis), with 95% intervals; the oracle, far off that
     scale, in a panel of its own. Each point is named, with its number, in the legend below the plot: the settings
     lie close together in speed, where labels beside the points would cover each other's intervals."""
-    import matplotlib.pyplot as plt
+    import matplotlib
 
     from golfsim.runs.figures import fit_suptitle, fit_title
 
     fair = table[(table.opponent == REFERENCE) & ~table.sees_hidden_cards]
     oracle = table[table.sees_hidden_cards]
-    fig, (ax, ax_oracle) = plt.subplots(1, 2, figsize=(11.5, 6.8), gridspec_kw={"width_ratios": [3.2, 1]})
+    fig, (ax, ax_oracle) = subplots(1, 2, figsize=(11.5, 6.8), gridspec_kw={"width_ratios": [3.2, 1]})
     settings = fair[fair.role == "search setting"]
-    palette = plt.get_cmap("tab10")
+    palette = matplotlib.colormaps["tab10"]
     for i, r in enumerate(settings.itertuples()):
         ax.errorbar([r.deals_per_second_per_thread], [r.lead], yerr=[[r.lead - r.lead_low], [r.lead_high - r.lead]],
                     fmt="os^Dv<>ph8"[i % 11], color=palette((i + 2) % 10), capsize=4,

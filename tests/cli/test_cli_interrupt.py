@@ -182,3 +182,29 @@ def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path
     assert code == 130, err
     assert f"interrupted while writing {target}; it was left as it was" in err
     assert list(tmp_path.iterdir()) == []  # neither the result nor the temporary directory it was written to
+
+
+def test_ctrl_c_in_the_search_experiment_keeps_the_finished_settings_and_stops_in_seconds(tmp_path):
+    # greedy and ev finish at once; the mc settings take minutes at 300 deal sets, and must stop at the signal
+    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "experiment", "search", "--games", "300", "--out",
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "COLUMNS": "200"})
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if "done (2/" in line:
+                proc.send_signal(signal.SIGINT)
+                break
+        _, rest = proc.communicate(timeout=60)  # the target is 5 s; the mc tasks alone would run for minutes
+    finally:
+        proc.kill()
+    err = "".join(seen) + rest
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyError" not in err
+    config = partial_config(tmp_path / "search")
+    done = [c["cell"] for c in config["cells"] if c["complete"]]
+    assert 2 <= len(done) < len(config["cells"])
+    table = pd.read_csv(tmp_path / "search" / "table.csv")
+    assert [f"{r.agent} against {r.opponent}" for r in table.itertuples()] == done
+    assert (table.deal_sets == 300).all()

@@ -99,3 +99,30 @@ def test_mc_settings_and_the_oracle_marked_as_seeing_hidden_cards(tmp_path):
     assert [t.get_text().split("\n")[0] for t in oracle_panel.get_xticklabels()] == ["vs ev", "vs mc:samples=4"]
     out.write(tmp_path)
     assert "oracle (sees hidden cards)" in (tmp_path / "table.md").read_text()
+
+
+def test_every_setting_is_a_cell_and_ctrl_c_keeps_the_finished_ones():
+    settings = (*REFERENCES, search.Setting("pair-builder", "ev", 10, "reference"))
+    lines = []
+
+    def stop_after_one(line):
+        lines.append(line)
+        if " done (1/" in line:
+            raise KeyboardInterrupt  # as Ctrl-C does in the calling thread
+
+    out = search.run(games=SETS, seed=SEED, threads=1, settings=settings, log=stop_after_one)
+    assert out.partial and out.config["partial"] and out.notes[0].startswith("PARTIAL RESULT")
+    kept = [c["cell"] for c in out.config["cells"] if c["complete"]]
+    assert len(kept) == 1 and len(out.config["cells"]) == 3
+    assert [f"{r.agent} against {r.opponent}" for r in out.table.itertuples()] == kept
+    # the kept setting's numbers are those of an uninterrupted run on the same deals
+    whole = search.run(games=SETS, seed=SEED, threads=1, settings=settings).table.set_index("agent")
+    row = out.table.iloc[0]
+    assert row.lead == whole.loc[row.agent].lead and row.deal_sets == SETS
+
+
+def test_the_settings_speeds_come_from_the_threads_that_played_them(references):
+    table = references.table
+    assert (table.cpu_seconds > 0).all() and (table.seconds >= table.cpu_seconds * 0.5).all()
+    assert (table.threads == 1).all()
+    np.testing.assert_allclose(table.deals_per_second_per_thread, table.deals / table.cpu_seconds)
