@@ -148,11 +148,11 @@ def play_counted(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     enders = np.full((n, holes), -1, dtype=np.int8)
     reasons = np.zeros((n, holes), dtype=np.int8)
     errors = np.zeros((n, 4), dtype=np.int64)
-    counts = [np.zeros((n, holes), dtype=np.int32) for _ in range(3)]
+    counts = {k: np.zeros((n, holes), dtype=np.int32) for k in ("decisions", "legal", "choices")}
     play_counted_games(rules, ids, params, agent_fns, np.uint64(seed), np.uint64(agent_seed), int(first_game), 0, n,
-                       hole_scores, turns, enders, reasons, errors, sees, *counts, *work_arrays(rules))
+                       hole_scores, turns, enders, reasons, errors, sees, *counts.values(), *work_arrays(rules))
     check_agent_errors(errors, [a.label for a in table.agents], first_game)
-    return CountedBatch(first_game, hole_scores, turns, enders, reasons, *counts)
+    return CountedBatch(first_game, hole_scores, turns, enders, reasons, **counts)
 
 
 def play_counted_task(table: Table, task) -> CountedBatch:

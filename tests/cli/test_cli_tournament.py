@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-import golfsim.kernels.simulate as simulate
+import golfsim.runs.tasks as tasks
 from golfsim.cli.app import app
 
 runner = CliRunner()
@@ -143,16 +143,16 @@ def test_bad_input_is_one_clear_line_and_exit_status_2(args, message):
 
 
 def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
-    real = simulate.iter_batches
+    real = tasks.run_task
     calls = []
 
     def interrupted(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 4:  # blocks of 10 deal sets x 2 rotations: the second block's second rotation
+        if len(calls) == 4:  # tasks of 10 deal sets x 2 rotations: the second block's second rotation
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
+    monkeypatch.setattr(tasks, "run_task", interrupted)  # tasks run on one thread, in order
     out = tmp_path / "partial"
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
                                  "--threads", "1", "--holes", "1", "--out", str(out)])
@@ -165,7 +165,7 @@ def test_ctrl_c_prints_and_writes_the_completed_part(monkeypatch, tmp_path):
 
 
 def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
-    real = simulate.iter_batches
+    real = tasks.run_task
     calls = []
 
     def interrupted(*args, **kwargs):
@@ -174,7 +174,7 @@ def test_ctrl_c_in_json_mode_prints_a_partial_document(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(simulate, "iter_batches", interrupted)  # tasks run on one thread, in order
+    monkeypatch.setattr(tasks, "run_task", interrupted)  # tasks run on one thread, in order
     result = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--games", "100", "--batch-size", "10",
                                  "--threads", "1", "--holes", "1", "--format", "json"])
     assert result.exit_code == 130
