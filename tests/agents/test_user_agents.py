@@ -107,6 +107,7 @@ def test_the_engine_applies_exactly_what_a_python_agent_decides():
     assert len(log) > 100
 
 
+@pytest.mark.slow
 def test_python_agent_plays_in_the_batch_simulator_but_not_in_a_decision_log(tmp_path):
     from golfsim.tournament import run_tournament
 

@@ -21,6 +21,7 @@ def golfsim(*args):
     return run_golfsim(*args, timeout=600)
 
 
+@pytest.mark.slow
 def test_the_move_that_pairs_the_queens_comes_first_by_more_than_its_error():
     done = golfsim("hint", PAIR_THE_QUEENS, "--format", "json", "--samples", "400")
     assert done.returncode == 0, done.stderr
@@ -156,6 +157,7 @@ def test_every_row_of_a_hint_is_a_legal_move_of_a_real_game():
     assert hinted == 6
 
 
+@pytest.mark.slow
 def test_the_hints_values_are_mcs_own():
     """mc with every action searched in every world (no halving) and no confidence margin plays the move whose
     objective the hint, on the same stream, values lowest."""

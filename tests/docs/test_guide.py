@@ -75,8 +75,12 @@ def resolved(text: str) -> str:
 
 
 PAGES_WITH_CODE = [p for p in PAGES if blocks(p)]
-# pages whose blocks compile mc's search, start a Dask cluster or run optuna: a minute or more on two loaded cores
-SLOW_PAGES = {"docs/guide/bots.md", "docs/guide/clusters.md", "docs/guide/experiments.md", "docs/guide/tuning.md"}
+#: Pages whose code takes more than about 3 s (they start golfsim or play real games); the others stay in the
+#: development tier
+SLOW_PAGES = {"README.md", "docs/guide/bots.md", "docs/guide/clusters.md", "docs/guide/decision-logs.md",
+              "docs/guide/experiments.md", "docs/guide/hints.md", "docs/guide/learn.md", "docs/guide/play.md",
+              "docs/guide/rl.md", "docs/guide/simulate.md", "docs/guide/sweeps.md", "docs/guide/tournaments.md",
+              "docs/guide/tuning.md"}
 
 
 def page_id(page: Path) -> str:

@@ -71,6 +71,7 @@ def test_end_finishes_the_episode_with_the_penalty_and_raise_is_the_default():
         golf_gym.GolfSoloEnv(ranks="onehot")
 
 
+@pytest.mark.slow
 def test_make_vec_samples_legal_actions_and_each_env_plays_its_own_seeded_games():
     venv = gymnasium.make_vec("golfsim/Golf-v0", num_envs=3, opponents=["greedy"])
     assert isinstance(venv, golf_gym.GolfVectorEnv)

@@ -25,6 +25,7 @@ def quiet(*_):
     pass
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_weights_whatever_the_thread_count(tmp_path):
     one = train(TINY, tmp_path / "one", threads=1, log=quiet).weights
     two = train(TINY, tmp_path / "two", threads=2, log=quiet).weights
