@@ -34,12 +34,15 @@ def run_until(args: list[str], trigger: str, sig: int = signal.SIGINT, timeout: 
     proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
                             env={**os.environ, "COLUMNS": "200"})
     seen = []
-    for line in proc.stderr:
-        seen.append(line)
-        if trigger in line:
-            proc.send_signal(sig)
-            break
-    out, rest = proc.communicate(timeout=timeout)
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if trigger in line:
+                proc.send_signal(sig)
+                break
+        out, rest = proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()  # a run that did not stop in time is not left behind
     return proc.returncode, out, "".join(seen) + rest
 
 
@@ -186,21 +189,10 @@ def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path
 
 def test_ctrl_c_in_the_search_experiment_keeps_the_finished_settings_and_stops_in_seconds(tmp_path):
     # greedy and ev finish at once; the mc settings take minutes at 300 deal sets, and must stop at the signal
-    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "experiment", "search", "--games", "300", "--out",
-                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
-    seen = []
-    try:
-        for line in proc.stderr:
-            seen.append(line)
-            if "done (2/" in line:
-                proc.send_signal(signal.SIGINT)
-                break
-        _, rest = proc.communicate(timeout=60)  # the target is 5 s; the mc tasks alone would run for minutes
-    finally:
-        proc.kill()
-    err = "".join(seen) + rest
-    assert proc.returncode == 130, err
+    # (the target is 5 s; the mc tasks alone would run for minutes)
+    code, _, err = run_until(["experiment", "search", "--games", "300", "--out", str(tmp_path)], "done (2/",
+                             timeout=60)
+    assert code == 130, err
     assert "Traceback" not in err and "KeyError" not in err
     config = partial_config(tmp_path / "search")
     done = [c["cell"] for c in config["cells"] if c["complete"]]

@@ -111,22 +111,22 @@ def test_every_task_is_in_flight_at_once_so_c_workers_run_together():
     assert not run.interrupted and len(run.results) == len(plan.tasks) >= cores
 
 
-def test_a_task_plays_the_simulators_games_first_game_on():
+def assert_task_plays_games_30_to_49_of_the_simulator():
     rules = Rules(players=2, holes=2)
     task = Task(rules, ("greedy", "random"), 7, 8, 30, 20, "golfsim.runs.tasks:summarise_totals")
     whole = simulate(["greedy", "random"], rules, games=50, seed=7, agent_seed=8)
     totals = whole.players.pivot(index="game", columns="seat", values="total").to_numpy()
     np.testing.assert_array_equal(run_task(task), totals[30:50])
+
+
+def test_a_task_plays_the_simulators_games_first_game_on():
+    assert_task_plays_games_30_to_49_of_the_simulator()
 
 
 def test_a_task_played_one_game_a_chunk_plays_the_same_games(monkeypatch):
     monkeypatch.setattr(tasks_module, "FIRST_CHUNK", 1)
     monkeypatch.setattr(tasks_module, "CHUNK_SECONDS", 0.0)  # chunks never grow
-    rules = Rules(players=2, holes=2)
-    task = Task(rules, ("greedy", "random"), 7, 8, 30, 20, "golfsim.runs.tasks:summarise_totals")
-    whole = simulate(["greedy", "random"], rules, games=50, seed=7, agent_seed=8)
-    totals = whole.players.pivot(index="game", columns="seat", values="total").to_numpy()
-    np.testing.assert_array_equal(run_task(task), totals[30:50])
+    assert_task_plays_games_30_to_49_of_the_simulator()
 
 
 def test_a_task_whose_run_was_stopped_gives_up_at_its_next_chunk(monkeypatch):
