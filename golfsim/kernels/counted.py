@@ -53,6 +53,9 @@ def _legal_count(pub, rules):
     return c
 
 
+# The game loop of golfsim.kernels.simulate.play_game, repeated with the counters added (as play_logged_game repeats
+# it with the recording): a separate copy keeps the batch simulator's hot loop free of the counting; test_counted
+# checks that both play the same games.
 @leaf
 def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                        deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,

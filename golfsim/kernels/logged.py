@@ -69,6 +69,8 @@ def _moved_card(pub, hid, rules, p, phase, action):
     return -1
 
 
+# The game loop of golfsim.kernels.simulate.play_game, repeated with the recording added: a separate copy keeps the
+# batch simulator's hot loop free of it; the trace tests check that both play the same games.
 @leaf
 def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                      deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,

@@ -24,8 +24,7 @@ import numba
 import numpy as np
 
 from golfsim._numba import pointers
-from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, DecisionBatch
-from golfsim.agents.dispatch import AgentFunctions, pointer_function
+from golfsim.agents.base import DecisionBatch
 from golfsim.core.errors import IllegalActionError, check_agent_errors
 from golfsim.core.spec import (
     HID_DTYPE,
@@ -73,27 +72,6 @@ def _seat_players(table):
             made[choice.label] = ("batched", policy) if spec.batched else ("python", PythonAgent(policy, choice.label))
         seats.append(made[choice.label])
     return seats
-
-
-def _compiled_arguments(table, packed):
-    """Agent ids, parameters and the pointer functions of the compiled seats (Python seats get a placeholder id
-    the loop never uses)."""
-    agent_fns: list = []
-    ids = np.zeros(len(table.agents), dtype=np.int64)
-    params = np.zeros((len(table.agents), MAX_PARAMS), dtype=np.float64)
-    for seat, choice in enumerate(table.agents):
-        spec = choice.spec
-        if spec.python is not None:
-            continue
-        function = pointer_function(spec, packed)
-        if function is None:
-            ids[seat] = spec.builtin_id
-        else:
-            if function not in agent_fns:
-                agent_fns.append(function)
-            ids[seat] = USER_AGENT_BASE + agent_fns.index(function)
-        params[seat] = choice.param_vector()
-    return ids, params, AgentFunctions.padded(agent_fns)
 
 
 def _illegal(label, seat, action, pub, game) -> IllegalActionError:
@@ -148,7 +126,7 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
     seats = _seat_players(table)
     labels = [a.label for a in table.agents]
     n_slots = slots_for(table, count) if slots is None else max(1, min(int(slots), count))
-    ids, params, agent_fns = _compiled_arguments(table, packed)
+    ids, params, agent_fns = table.kernel_arguments(skip_python=True)
     outside = np.array([s is not None for s in seats], dtype=np.uint8)
     sees = table.sees_hidden()
     pubs = np.zeros((n_slots, int(packed[R_PUB_SIZE])), dtype=PUB_DTYPE)

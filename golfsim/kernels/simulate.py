@@ -125,6 +125,9 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
                   sees, sight, ANY_AGENTS)
 
 
+# play_games_greedy and play_games_random repeat play_games line for line on purpose: each passes its agent's id as
+# a constant to the inlined play_game, so LLVM folds the dispatch away and optimises the loop around that one agent
+# (play_game's docstring); a shared body taking the id as an argument would lose exactly that.
 @njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
@@ -216,10 +219,13 @@ class Table:
         """Whether every seat is a compiled agent (else :mod:`golfsim.kernels.python_seats` plays the table)."""
         return all(choice.spec.compiled for choice in self.agents)
 
-    def kernel_arguments(self):
+    def kernel_arguments(self, skip_python: bool = False):
         """Agent ids, parameter rows and the agents called by pointer
-        (:class:`~golfsim.agents.dispatch.AgentFunctions`),
-        for the kernels."""
+        (:class:`~golfsim.agents.dispatch.AgentFunctions`), for the kernels.
+
+        A plain-Python seat is refused, or with ``skip_python`` left at id 0 and zero parameters (the loop of
+        :mod:`golfsim.kernels.python_seats` never asks it).
+        """
         agent_fns: list = []
         packed = self.rules.pack()
         ids = np.zeros(len(self.agents), dtype=np.int64)
@@ -227,6 +233,8 @@ class Table:
         for seat, choice in enumerate(self.agents):
             spec = choice.spec
             if spec.python is not None:
+                if skip_python:
+                    continue
                 raise ValueError(
                     f"agent {choice.label!r} is a plain-Python agent; only compiled agents play here (the decision "
                     "log records compiled agents only)"
