@@ -7,6 +7,7 @@ size or the order the games run in, and two runs with different agents but the s
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -290,10 +291,17 @@ class Batch:
 
     @classmethod
     def concat(cls, parts: Sequence[Batch]) -> Batch:
-        """Consecutive batches (in game order) as one, their seconds added."""
-        fields = ("hole_scores", "turns", "enders", "reasons")
-        return cls(parts[0].first_game, *(np.concatenate([getattr(b, f) for b in parts]) for f in fields),
-                   sum(b.seconds for b in parts), sum(b.cpu_seconds for b in parts))
+        """Consecutive batches (in game order) as one: their arrays one after another, their seconds added (a
+        subclass's array fields too)."""
+        values = {}
+        for f in dataclasses.fields(cls):
+            if f.name == "first_game":
+                values[f.name] = parts[0].first_game
+            elif f.name in ("seconds", "cpu_seconds"):
+                values[f.name] = sum(getattr(b, f.name) for b in parts)
+            else:
+                values[f.name] = np.concatenate([getattr(b, f.name) for b in parts])
+        return cls(**values)
 
 
 def _check_count(name, value, allow_zero=False):

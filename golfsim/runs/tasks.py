@@ -58,6 +58,7 @@ __all__ = [
     "executor_workers",
     "needs_python",
     "python_process_pool",
+    "play_in_chunks",
     "play_task_games",
     "run_task",
     "Pieces",
@@ -215,31 +216,41 @@ def stop_requested() -> bool:
     return stop is not None and stop.is_set()
 
 
-def play_task_games(table, task: Task, threads: int = 1):
-    """Play ``task``'s games on ``table`` in growing chunks, checking between chunks whether the run was stopped;
-    return one :class:`golfsim.kernels.simulate.Batch` of them all, with the wall and CPU seconds of this thread.
+def play_in_chunks(task: Task, play_chunk: Callable[[int, int], object]):
+    """Play ``task``'s games as ``play_chunk(first_game, count)`` calls on growing chunks, checking between chunks
+    whether the run was stopped; return the chunks' :class:`golfsim.kernels.simulate.Batch` (or subclass) as one,
+    with the wall and CPU seconds of this thread (for a :attr:`Task.play` function too).
 
     Raises
     ------
     TaskStopped
         When the run was stopped before the last chunk.
     """
-    from golfsim.kernels.simulate import Batch, iter_batches
-
     parts, done, size = [], 0, FIRST_CHUNK
     while done < task.count:
         if stop_requested():
             raise TaskStopped(f"stopped after {done:,} of {task.count:,} games")
         n = min(size, task.count - done)
         start, cpu_start = time.perf_counter(), time.thread_time()
-        (batch,) = iter_batches(table, n, task.seed, agent_seed=task.agent_seed, first_game=task.first_game + done,
-                                batch_size=n, threads=threads)
+        batch = play_chunk(task.first_game + done, n)
         batch.seconds, batch.cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu_start
         parts.append(batch)
         done += n
         if batch.seconds < CHUNK_SECONDS / 2:
             size *= 2
-    return parts[0] if len(parts) == 1 else Batch.concat(parts)
+    return parts[0] if len(parts) == 1 else type(parts[0]).concat(parts)
+
+
+def play_task_games(table, task: Task, threads: int = 1):
+    """Play ``task``'s games on ``table`` with the batch simulator, in chunks (:func:`play_in_chunks`)."""
+    from golfsim.kernels.simulate import iter_batches
+
+    def play_chunk(first: int, n: int):
+        (batch,) = iter_batches(table, n, task.seed, agent_seed=task.agent_seed, first_game=first, batch_size=n,
+                                threads=threads)
+        return batch
+
+    return play_in_chunks(task, play_chunk)
 
 
 def run_task(task: Task, threads: int = 1, stop: threading.Event | None = None):
