@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, signal_when
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 pytestmark = pytest.mark.slow  # each test starts golfsim in a new process and plays real games: 20-60 s here
@@ -31,19 +31,7 @@ def run_until(args: list[str], trigger: str, sig: int = signal.SIGINT, timeout: 
               script: str | None = None) -> tuple[int, str, str]:
     """Run golfsim with ``args``; send ``sig`` as soon as a line of its stderr contains ``trigger``."""
     command = [sys.executable, "-c", script] if script else [sys.executable, "-m", "golfsim"]
-    proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
-    seen = []
-    try:
-        for line in proc.stderr:
-            seen.append(line)
-            if trigger in line:
-                proc.send_signal(sig)
-                break
-        out, rest = proc.communicate(timeout=timeout)
-    finally:
-        proc.kill()  # a run that did not stop in time is not left behind
-    return proc.returncode, out, "".join(seen) + rest
+    return signal_when([*command, *args], trigger, sig, timeout)
 
 
 def partial_config(directory: Path) -> dict:

@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, signal_when
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
     import sys
@@ -41,21 +41,8 @@ def golfsim(*args, timeout=300):
 
 def run_until(args, trigger: str, sig=signal.SIGINT, timeout: float = 300) -> tuple[int, str]:
     """Run golfsim (progress announced) with ``args``; send ``sig`` when a stderr line contains ``trigger``."""
-    proc = subprocess.Popen([sys.executable, "-c", ANNOUNCE_PROGRESS, *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO, env={**os.environ, "COLUMNS": "200"})
-    seen = []
-    try:
-        for line in proc.stderr:
-            seen.append(line)
-            if trigger in line:
-                proc.send_signal(sig)
-                break
-        _, rest = proc.communicate(timeout=timeout)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=30)
-    return proc.returncode, "".join(seen) + rest
+    code, _, err = signal_when([sys.executable, "-c", ANNOUNCE_PROGRESS, *map(str, args)], trigger, sig, timeout)
+    return code, err
 
 
 @pytest.mark.slow
