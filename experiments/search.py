@@ -102,12 +102,6 @@ def _params(agent: str) -> dict[str, float]:
     return parse_agent(agent).param_dict()
 
 
-def _threads(threads: int | None) -> int:
-    import numba
-
-    return int(threads) if threads else int(numba.config.NUMBA_NUM_THREADS)
-
-
 def summarise_timed(batch) -> tuple:
     """A task's game summary with the wall and CPU seconds of the thread that played it (the task summary of this
     experiment's tournaments, see :class:`golfsim.runs.tasks.Task`)."""
@@ -206,7 +200,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
                    for s, n in zip(settings, sizes, strict=True)],
         sees_hidden_cards=sorted({describe(a) for s in settings for a in (s.agent, s.opponent)
                                   if HIDDEN_MARK in describe(a)}),
-        confidence=CONFIDENCE, threads=_threads(threads), cpu_count=os.cpu_count(),
+        confidence=CONFIDENCE, threads=workers, cpu_count=os.cpu_count(),
         design="each agent against its opponent in a 2-player duplicate-deal tournament (both seat orders on the "
                "same deals); lead = opponent's nine-hole total minus the agent's, paired t-interval over deal sets; "
                "speed = deals played / CPU seconds of the threads that played them (each task on one thread), "

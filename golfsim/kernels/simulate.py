@@ -281,7 +281,7 @@ class Batch:
     enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
     reasons: np.ndarray  # int8 [n, holes], END_REASON codes
     #: Wall and CPU seconds of the thread that played the games, when it measured them
-    #: (:func:`golfsim.runs.tasks.play_task_games`); 0 otherwise.
+    #: (:func:`golfsim.runs.tasks.play_in_chunks`); 0 otherwise.
     seconds: float = 0.0
     cpu_seconds: float = 0.0
 

@@ -64,6 +64,7 @@ __all__ = [
     "Pieces",
     "run_tasks",
     "split_counts",
+    "stop_requested",
     "summarise_games",
     "summarise_totals",
 ]
@@ -398,12 +399,10 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     # tasks in this process's threads see the run's stop between chunks of their games; other executors pickle
     # their calls, and an Event cannot travel
     stop = threading.Event()
-    if isinstance(executor, ThreadPoolExecutor):
-        def submit(task):
-            return executor.submit(run_task, task, 1, stop)
-    else:
-        def submit(task):
-            return executor.submit(run_task, task)
+    extra = (1, stop) if isinstance(executor, ThreadPoolExecutor) else ()
+
+    def submit(task):
+        return executor.submit(run_task, task, *extra)
     try:
         queued = iter(enumerate(tasks))
         for i, task in itertools.islice(queued, window):
