@@ -1,7 +1,9 @@
 """The learned player in every seat under one_last_turn used to cycle until the turn cap in 15 of a million deals
 (the million-deal soak, now `golfsim selfcheck`, rule set one_last_turn, seed 31): both seats' last face-down cards
 were known to pair their face-up partners, so every move that ends the deal broke a sure pair. These are those
-deals, replayed."""
+deals, replayed with the shipped model: the deals of that million that pass half of `turn_cap`, where the forced
+progress ends them (the model shipped since, made by the same command after the fix, meets the same position in 14
+of those 15 deals and in one other, 438241; 914186 now ends early)."""
 
 import pytest
 
@@ -9,9 +11,9 @@ from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.kernels.simulate import Table, iter_batches
 
 # found with Table.make(["learned"] * 2, Rules(end="one_last_turn", holes=1)) and iter_batches(table, 1_000_000,
-# seed=31): the games whose end reason was TRUNCATED before the fix
-STALLED_GAMES = (39465, 54818, 103187, 176792, 206865, 281299, 436537, 479264, 692694, 698555, 739700, 761565,
-                 856511, 893711, 914186)
+# seed=31): the games with more than turn_cap // 2 turns (none of the million was TRUNCATED)
+STALLED_GAMES = (39465, 54818, 103187, 176792, 206865, 281299, 436537, 438241, 479264, 692694, 698555, 739700,
+                 761565, 856511, 893711)
 RULES = Rules(end="one_last_turn", holes=1)
 
 
