@@ -9,8 +9,13 @@ The searching players are slow (``mc`` plays about 10,000 times slower than ``ev
 ``with search``, on far fewer deal sets (:data:`SEARCH_DEAL_SETS`): at 2 players a round robin of the built-ins with
 ``mc`` (default parameters), ``ev`` tuned by ``golfsim tune`` (:data:`TUNED_EV`, when a tuning result exists) and
 ``oracle``, a reference that SEES HIDDEN CARDS (its label says so in every table, JSON entry and figure); at 4
-players one table of ``mc`` with ev, pair-builder and greedy (random left out, a table seats four). The built-ins'
-section is played exactly as before, so its numbers do not depend on the search section.
+players one table of ``mc`` with ev, pair-builder and greedy (random left out, a table seats four).
+
+The learned player (``learned``, trained by ``golfsim learn``) plays about as fast as ev, so its section, ``with
+learned``, is large (:data:`LEARNED_DEAL_SETS`): at 2 players a round robin of the built-ins with the tuned ev and
+``learned``, at 4 players one table of learned, ev, pair-builder and greedy in every seat order.
+
+The built-ins' section is played exactly as before, so its numbers depend on neither of the other sections.
 
 Run: ``golfsim experiment ladder`` or ``python -m golfsim.experiments.ladder``.
 """
@@ -52,7 +57,11 @@ SEARCH_SCALE = 30
 #: nine-hole game, 10.8 to 11.2); None leaves the row out.
 TUNED_EV: str | None = "ev:pair_weight=1.06,horizon=1.9,count_out=0,out_margin=8,watch_discard=0.46"
 TUNED_EV_SOURCE = "results/tuning/ev/config.json"
-SECTIONS = ("built-ins", "with search")
+#: The section with the learned player: deal sets per table at full size; with ``games`` given, ``max(2, games //
+#: LEARNED_SCALE)``.
+LEARNED_DEAL_SETS = {2: 20_000, 4: 5_000}
+LEARNED_SCALE = 5
+SECTIONS = ("built-ins", "with search", "with learned")
 
 COLUMNS = ["section", "players", "rank", "agent", "sees_hidden_cards", "mean_score", "mean_score_low",
            "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "rating", "rating_se", "rating_standing",
@@ -62,7 +71,8 @@ COLUMNS = ["section", "players", "rank", "agent", "sees_hidden_cards", "mean_sco
 
 def agent_color(agent: str) -> str:
     """One colour per agent name, the same in every figure of every experiment."""
-    fixed = {"ev": "C0", "greedy": "C1", "pair-builder": "C2", "random": "C3", "mc": "C4", "oracle": "C5"}
+    fixed = {"ev": "C0", "greedy": "C1", "pair-builder": "C2", "random": "C3", "mc": "C4", "oracle": "C5",
+             "learned": "C8"}
     if agent.startswith("ev:"):
         return "C9"
     return fixed.get(agent.split(":")[0], f"C{4 + sum(map(ord, agent)) % 6}")
@@ -79,6 +89,12 @@ def search_pools() -> dict[int, list[str]]:
     """The agents of the search section at each player count (see the module docstring)."""
     two = [*builtin_agents(), "mc", *([TUNED_EV] if TUNED_EV else []), "oracle"]
     return {2: two, 4: ["ev", "greedy", "mc", "pair-builder"]}
+
+
+def learned_pools() -> dict[int, list[str]]:
+    """The agents of the section with the learned player at each player count (see the module docstring)."""
+    two = [*builtin_agents(), *([TUNED_EV] if TUNED_EV else []), "learned"]
+    return {2: two, 4: ["ev", "greedy", "learned", "pair-builder"]}
 
 
 def sees_hidden(label: str) -> bool:
@@ -99,21 +115,31 @@ def _tournament_record(res) -> dict:
 
 def search_deal_sets(games: int | None) -> dict[int, int]:
     """Deal sets per table of the search section for a run of ``games`` (``None``: the full size)."""
-    return {p: (n if games is None else max(2, int(games) // SEARCH_SCALE)) for p, n in SEARCH_DEAL_SETS.items()}
+    return _section_deal_sets(SEARCH_DEAL_SETS, SEARCH_SCALE, games)
 
 
-def search_section(res_by_players: dict) -> tuple[pd.DataFrame, dict]:
-    """The rows and tournament records of the section with searching players, from its tournaments' results."""
+def learned_deal_sets(games: int | None) -> dict[int, int]:
+    """Deal sets per table of the learned player's section for a run of ``games`` (``None``: the full size)."""
+    return _section_deal_sets(LEARNED_DEAL_SETS, LEARNED_SCALE, games)
+
+
+def _section_deal_sets(full: dict[int, int], scale: int, games: int | None) -> dict[int, int]:
+    return {p: (n if games is None else max(2, int(games) // scale)) for p, n in full.items()}
+
+
+def search_section(res_by_players: dict, section: str = SECTIONS[1],
+                   focus: tuple[str, ...] = ("mc", "oracle")) -> tuple[pd.DataFrame, dict]:
+    """The rows and tournament records of a section after the built-ins', from its tournaments' results; the
+    head-to-head records kept are those of the tuned ev and of the agents named in ``focus``."""
     frames, tournaments = [], {}
     tuned = parse_agent(TUNED_EV).label if TUNED_EV else None
     for players, res in res_by_players.items():
         st = res.standings.copy()
         st.insert(0, "players", players)
-        st.insert(0, "section", SECTIONS[1])
+        st.insert(0, "section", section)
         st["sees_hidden_cards"] = st.agent.map(sees_hidden)
         frames.append(st[COLUMNS])
-        searchers = [a for a in res.standings.agent if a.split(":")[0].split(" ")[0] in ("mc", "oracle")
-                     or a == tuned]
+        searchers = [a for a in res.standings.agent if a.split(":")[0].split(" ")[0] in focus or a == tuned]
         h2h = res.head_to_head[res.head_to_head.agent.isin(searchers)]
         tournaments[players] = {**_tournament_record(res), "agents": list(res.standings.agent),
                                 "head_to_head": h2h[["agent", "opponent", "mean_diff", "mean_diff_low",
@@ -161,6 +187,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
                     for p, pool in search_pools().items()}
     cells += [Cell(f"{p} players with search", plan.tasks, functools.partial(_reduce, plan))
               for p, plan in search_plans.items()]
+    learned_sizes = learned_deal_sets(games)
+    learned_plans = {p: plan_tournament(pool, Rules(players=p), learned_sizes[p], seed, confidence=CONFIDENCE,
+                                        batch_size=TASK_GAMES, workers=workers)
+                     for p, pool in learned_pools().items()}
+    cells += [Cell(f"{p} players with learned", plan.tasks, functools.partial(_reduce, plan))
+              for p, plan in learned_plans.items()]
     run_ = run_cells(cells, executor, threads, log, NAME)
     frames, tournaments = [], {}
     for c, players in enumerate(PLAYER_COUNTS):
@@ -176,8 +208,11 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     search_done = {p: run_.values[len(PLAYER_COUNTS) + i] for i, p in enumerate(search_plans)
                    if len(PLAYER_COUNTS) + i in run_.values}
     search_rows, search_tournaments = search_section(search_done)
-    table = pd.concat([f for f in (*frames, search_rows) if len(f)], ignore_index=True) if frames or len(search_rows) \
-        else pd.DataFrame(columns=COLUMNS)
+    first = len(PLAYER_COUNTS) + len(search_plans)
+    learned_done = {p: run_.values[first + i] for i, p in enumerate(learned_plans) if first + i in run_.values}
+    learned_rows, learned_tournaments = search_section(learned_done, SECTIONS[2], ("learned",))
+    parts = [f for f in (*frames, search_rows, learned_rows) if len(f)]
+    table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS)
     config = base_config(
         NAME, games=games, behaviour_fingerprint=behaviour_fingerprint(),
         rules={p: Rules(players=p).to_dict() for p in PLAYER_COUNTS}, agents=agents, seed=seed,
@@ -190,6 +225,13 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
             "head_to_head_meaning": "mean_diff: paired mean of total(agent) - total(opponent) on identical deals, "
                                     "negative = the agent scored lower (better); 95% interval",
             "size_rule": f"full size {SEARCH_DEAL_SETS}; with --games N, max(2, N // {SEARCH_SCALE}) per table",
+        },
+        learned={
+            "agents": learned_pools(), "deal_sets_per_table": learned_sizes, "tournaments": learned_tournaments,
+            "model": "agents/learned/models/learned.json (made by plain golfsim learn --threads 2)",
+            "head_to_head_meaning": "mean_diff: paired mean of total(agent) - total(opponent) on identical deals, "
+                                    "negative = the agent scored lower (better); 95% interval",
+            "size_rule": f"full size {LEARNED_DEAL_SETS}; with --games N, max(2, N // {LEARNED_SCALE}) per table",
         },
     )
     notes = [
@@ -215,6 +257,11 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
            "tuned ev: left out (no tuning result was available when this ladder was run); ")
         + "oracle (sees hidden cards): the same search given the real face-down cards and stock order, a research "
           "reference for the value of hidden information, never a fair player.",
+        "Section 'with learned' (learned: the one-ply expectimax on the value learned by self-play, golfsim learn; "
+        "about as fast as ev): " + "; ".join(
+            f"{p} players: {', '.join(learned_pools()[p])}, {t['schedule']}, {t['tables']} table(s) x "
+            f"{t['seat_orders'] // t['tables']} seat orders ({t['seating']}) x {t['deal_sets']:,} deal sets = "
+            f"{t['games_played']:,} games" for p, t in learned_tournaments.items()) + f"; seed {seed}.",
     ]
     mark_partial(config, notes, run_)
     figures = {}
@@ -222,6 +269,8 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         figures["figure"] = plot(table[table.section == SECTIONS[0]], config)
     if search_tournaments:
         figures["search"] = plot_search(table[table.section == SECTIONS[1]], config)
+    if learned_tournaments:
+        figures["learned"] = plot_search(table[table.section == SECTIONS[2]], config, "learned")
     return ExperimentOutput(NAME, table, config, figures, notes, partial=run_.partial)
 
 
@@ -275,8 +324,9 @@ def _short_label(agent: str) -> str:
     return agent
 
 
-def plot_search(table: pd.DataFrame, config: dict):
-    """The section with searching players: mean nine-hole score and win rate of each agent, 95% intervals."""
+def plot_search(table: pd.DataFrame, config: dict, section: str = "search"):
+    """A section after the built-ins' (``section``: the config key, ``search`` or ``learned``): mean nine-hole score
+    and win rate of each agent, 95% intervals."""
     counts = sorted(table.players.unique())
     fig, axes = subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * len(table)), squeeze=False, sharey="row",
                              gridspec_kw={"height_ratios": [len(table[table.players == p]) for p in counts]})
@@ -306,13 +356,15 @@ def plot_search(table: pd.DataFrame, config: dict):
         ax_win.axvline(100 / players, color="k", ls=":", lw=1)
         for ax in (ax_score, ax_win):
             ax.grid(alpha=0.3)
-    search = config["search"]
+    search = config[section]
     games = {p: t["games_played"] for p, t in search["tournaments"].items()}
     from golfsim.runs.figures import fit_suptitle
 
+    who = ("the searching players (mc; oracle SEES HIDDEN CARDS)" if section == "search" else
+           "the learned player (learned, trained by self-play)")
     fit_suptitle(
         fig,
-        "Agent ladder with the searching players (mc; oracle SEES HIDDEN CARDS), duplicate deals, default rules "
+        f"Agent ladder with {who}, duplicate deals, default rules "
         "(1 deck, 9 holes)\n2 players: round robin; 4 players: one table in every seat order; dotted line: even "
         f"chances; error bars: 95% intervals; seed {config['seed']}; deal sets per table "
         + ", ".join(f"{p}p {n:,}" for p, n in search["deal_sets_per_table"].items()) + "; games played "

@@ -27,6 +27,14 @@ ev, so these rows are played at 2 players only, on far fewer deal sets (:data:`P
 seat. The other tips are parameters of greedy, pair-builder or ev that mc has no counterpart for (its baseline and
 rollouts are ev at its defaults, which already watches the discard pile): they are not re-tested on mc.
 
+The learned player
+------------------
+The rows with base agent ``learned-tips`` re-judge the tips on ``learned``, the strongest fair player
+(:mod:`golfsim.experiments.learned_tips`: learned with the tip's rule laid over its moves; with the rule off it plays
+exactly like ``learned``). It plays about as fast as ev, so these rows are played at 2 and 4 players on
+:data:`LEARNED_GAMES` deal sets, learned in every seat: tips (a), (b), (c), (c6), (e) and (f). Tip (d) is not a rule
+there, because learned's value of a throw already includes what the card is worth to the next player.
+
 Run: ``golfsim experiment tips`` or ``python -m golfsim.experiments.tips``.
 """
 
@@ -40,6 +48,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+import golfsim.experiments.learned_tips  # noqa: F401  (registers learned-tips, the learned player with the tips)
 import golfsim.experiments.mc_tips  # noqa: F401  (registers mc-tips, the planning player of tips (b) and (e))
 from golfsim import stats
 from golfsim.core.rules import Rules
@@ -67,6 +76,13 @@ NEGLIGIBLE = 0.1
 PLANNING_GAMES = 120
 PLANNING_SCALE = 30
 PLANNING_BASE = "mc-tips"
+#: Deal sets per row of the learned player (learned-tips) at full size; with ``games`` given, ``max(2, games //
+#: LEARNED_SCALE)``.
+LEARNED_GAMES = 20_000
+LEARNED_SCALE = 5
+LEARNED_BASE = "learned-tips"
+#: The module that registers each tip agent that is not a built-in: worker processes must import it too.
+TIP_AGENT_MODULES = {PLANNING_BASE: "golfsim.experiments.mc_tips", LEARNED_BASE: "golfsim.experiments.learned_tips"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,8 @@ class Tip:
         """Deal sets per row for a run of ``games`` (``None``: the full size)."""
         if self.planning:
             return PLANNING_GAMES if games is None else max(2, int(games) // PLANNING_SCALE)
+        if self.base == LEARNED_BASE:
+            return LEARNED_GAMES if games is None else max(2, int(games) // LEARNED_SCALE)
         return FULL_GAMES if games is None else int(games)
 
     def agent(self, on: bool) -> str:
@@ -133,6 +151,22 @@ TIPS: tuple[Tip, ...] = (
         "on: mc, except that a move of the search going out above ev's limit (the best opponent's estimate) is "
         "vetoed and ev's move played; off: plain mc, whose search may go out against ev's count when it is sure "
         "(its baseline, ev at its defaults, already counts)", players=(2,)),
+    Tip("a-l", "swap blind early (learned player)", "As (a).", LEARNED_BASE, "blind_swap", 3, -99,
+        "on: learned, except that a drawn card worth 3 points or less goes on a face-down card (the one of best "
+        "learned value) while two or more are face down; off: plain learned"),
+    Tip("b-l", "build pairs before you lower singles (learned player)", "As (b).", LEARNED_BASE, "pairs_first", 1,
+        0, "on: learned, except that a card completing a column pair with a positive gain (pair-builder's "
+           "pairs_first rule) is taken or placed whatever learned prefers; off: plain learned"),
+    Tip("c-l", "keep a queen above a face-down card (learned player)", "As (c).", LEARNED_BASE, "keep_threshold",
+        10, 99, "on: learned, except that a column with one face-up 10-point card over a face-down card takes no "
+                "card but its match while one can come; off: plain learned"),
+    Tip("c6-l", "keep a high card above a face-down card (learned player)", "As (c6).", LEARNED_BASE,
+        "keep_threshold", 6, 99, "on: the same reservation for face-up cards worth 6 points or more"),
+    Tip("e-l", "count before you go out (learned player)", "As (e).", LEARNED_BASE, "count_out", 1, 0,
+        "on: learned, except that a move going out above ev's limit (the best opponent's estimate) is replaced by "
+        "learned's best other move; off: plain learned, which values going out by the exact deal score"),
+    Tip("f-l", "a lone two beats a pair of twos (learned player)", "As (f).", LEARNED_BASE, "lone_two", 1, 0,
+        "on: learned, except that it never completes a column pair of twos; off: plain learned"),
 )
 
 COLUMNS = ["tip", "name", "players", "base_agent", "parameter", "on", "off", "opponents", "games", "effect",
@@ -163,8 +197,7 @@ def ab_cell(tip: Tip, players: int, games: int, seed: int = 0, workers: int = 1)
     (deals and agents seeded by ``seed``), reduced by :func:`ab_result`."""
     rules = Rules(players=players)
     runs = seatings(tip, players)
-    # the planning player is registered by importing golfsim.experiments.mc_tips: worker processes must import it too
-    plugins = current_plugins() + (("golfsim.experiments.mc_tips",) if tip.planning else ())
+    plugins = current_plugins() + ((TIP_AGENT_MODULES[tip.base],) if tip.base in TIP_AGENT_MODULES else ())
     per_run = [piece_tasks(lambda first, count, seats=seats: Task(rules, tuple(seats), seed, seed, first, count,
                                                                    "golfsim.runs.tasks:summarise_totals", plugins),
                            games, len(runs), workers) for seats in runs]
@@ -265,6 +298,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         tips=[{**asdict(t), "agent_on": t.agent(True), "agent_off": t.agent(False), "games": t.games(games)}
               for t in chosen],
         planning_games_per_cell=max([t.games(games) for t in chosen if t.planning], default=None),
+        learned_games_per_cell=max([t.games(games) for t in chosen if t.base == LEARNED_BASE], default=None),
         design="per tip and player count: one run with every seat off, and one run per seat s with seat s on; "
                "same seed, so identical deals; effect = mean over s of total_on_s(seat s) - total_off(seat s), "
                "paired t-interval over deal sets; negative = the tip helps",
@@ -274,7 +308,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         f"Default rules (one deck, nine holes, immediate end) at {' and '.join(map(str, PLAYER_COUNTS))} players; "
         f"{n:,} duplicate deal sets per row, seed {seed} (the same deals for every tip); the planning player's rows "
         f"(mc-tips, 2 players only): {PLANNING_GAMES if games is None else max(2, n // PLANNING_SCALE):,} deal sets "
-        "per row, mc in every seat.",
+        "per row, mc in every seat; the learned player's rows (learned-tips, 2 and 4 players): "
+        f"{LEARNED_GAMES if games is None else max(2, n // LEARNED_SCALE):,} deal sets per row, learned in every "
+        "seat.",
         "Each row: the base agent with the tip on (parameter = on) in one seat, every other seat the same base agent "
         "with the tip off (parameter = off); the tested seat is rotated through every seat and compared with the "
         "run where every seat has the tip off, on identical deals.",
@@ -286,6 +322,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         "Tips (a), (c), (c6), (d) and (f) are not re-tested on the planning player: they are parameters of greedy, "
         "pair-builder or ev with no counterpart in mc (its baseline and rollouts are ev at its defaults, which "
         "already watches the discard pile, tip (d)); expressing them would mean changing mc's rollout policy.",
+        "The rows with base learned-tips re-judge tips (a), (b), (c), (c6), (e) and (f) on the learned player, at "
+        "2 and 4 players: each is a rule laid over learned's moves (golfsim.experiments.learned_tips). Tip (d) is "
+        "not: learned's value of a throw already includes what the card is worth to the next player.",
     ]
     mark_partial(config, notes, run_)
     figures = {"figure": plot(table, config)} if rows else {}
@@ -331,6 +370,8 @@ def plot(table: pd.DataFrame, config: dict):
                f"{config['games_per_cell']:,} deal sets per point"
                + (f" ({config['planning_games_per_cell']:,} for the planning player mc-tips, 2 players)"
                   if config.get("planning_games_per_cell") else "")
+               + (f" ({config['learned_games_per_cell']:,} for the learned player learned-tips)"
+                  if config.get("learned_games_per_cell") else "")
                + f", tested seat rotated; seed {config['seed']}")
     for _ in range(2):  # the wrapped title and caption change the layout, which changes the room they have
         fit_title(ax, title, fontsize=10)

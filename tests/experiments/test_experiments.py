@@ -134,6 +134,19 @@ def test_ladder_search_section_has_mc_at_2_and_4_players_and_marks_the_oracle(ou
     assert "SEES HIDDEN CARDS" in " ".join(out.figures["search"]._suptitle.get_text().split())
 
 
+def test_ladder_learned_section_seats_learned_with_the_builtins_and_the_tuned_ev(outputs):
+    ladder = experiments.load("ladder")
+    out = outputs["ladder"]
+    rows = out.table[out.table.section == "with learned"]
+    assert out.config["learned"]["deal_sets_per_table"] == {2: 12, 4: 12}  # 60 // 5
+    for players, pool in ladder.learned_pools().items():
+        here = rows[rows.players == players]
+        assert sorted(here.agent) == sorted(parse_agent(a).label for a in pool) and "learned" in set(here.agent)
+        assert here.win_rate.sum() == pytest.approx(len(here) / players)  # every game has one winner (shared)
+    assert not rows.sees_hidden_cards.any()
+    assert "learned player" in out.figures["learned"]._suptitle.get_text()
+
+
 def test_every_tip_is_a_parameter_of_its_base_agent_with_distinct_on_and_off():
     keys = [t.key for t in tips_module.TIPS]
     assert {"a", "b", "c", "d", "e", "f"} <= set(keys)
@@ -152,7 +165,10 @@ def test_tip_table_rows_and_sign_convention(outputs):
     assert sorted(table.players.unique()) == [2, 4]
     planning = table[table.base_agent == "mc-tips"]
     assert set(planning.tip) == {"b-mc", "e-mc"} and set(planning.players) == {2}
-    assert (planning.games == 2).all() and (table[table.base_agent != "mc-tips"].games == SMALL).all()
+    learned = table[table.base_agent == "learned-tips"]
+    assert set(learned.tip) == {"a-l", "b-l", "c-l", "c6-l", "e-l", "f-l"} and set(learned.players) == {2, 4}
+    assert (planning.games == 2).all() and (learned.games == SMALL // tips_module.LEARNED_SCALE).all()
+    assert (table[~table.base_agent.isin(["mc-tips", "learned-tips"])].games == SMALL).all()
     diff = table.mean_score_on - table.mean_score_off
     assert np.allclose(diff, table.effect)
     assert ((table.effect_low <= table.effect) & (table.effect <= table.effect_high)).all()
