@@ -149,6 +149,12 @@ def search_section(res_by_players: dict, section: str = SECTIONS[1],
     return rows, tournaments
 
 
+def _plans(pools: dict[int, list[str]], sizes: dict[int, int], seed: int, workers: int) -> dict:
+    """One tournament plan per player count: the pool's round robin (or its one table) on ``sizes[p]`` deal sets."""
+    return {p: plan_tournament(pool, Rules(players=p), sizes[p], seed, confidence=CONFIDENCE, batch_size=TASK_GAMES,
+                               workers=workers) for p, pool in pools.items()}
+
+
 def _reduce(plan, results: list):
     return reduce_tournament(plan, dict(enumerate(results)))
 
@@ -178,21 +184,13 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     agents = builtin_agents()
     sizes = {p: (games if games is not None else FULL_DEAL_SETS[p]) for p in PLAYER_COUNTS}
     workers = executor_workers(executor, threads)
-    plans = {p: plan_tournament(agents, Rules(players=p), sizes[p], seed, confidence=CONFIDENCE,
-                                batch_size=TASK_GAMES, workers=workers) for p in PLAYER_COUNTS}
-    cells = [Cell(f"{p} players", plan.tasks, functools.partial(_reduce, plan)) for p, plan in plans.items()]
-    search_sizes = search_deal_sets(games)
-    search_plans = {p: plan_tournament(pool, Rules(players=p), search_sizes[p], seed, confidence=CONFIDENCE,
-                                       batch_size=TASK_GAMES, workers=workers)
-                    for p, pool in search_pools().items()}
-    cells += [Cell(f"{p} players with search", plan.tasks, functools.partial(_reduce, plan))
-              for p, plan in search_plans.items()]
-    learned_sizes = learned_deal_sets(games)
-    learned_plans = {p: plan_tournament(pool, Rules(players=p), learned_sizes[p], seed, confidence=CONFIDENCE,
-                                        batch_size=TASK_GAMES, workers=workers)
-                     for p, pool in learned_pools().items()}
-    cells += [Cell(f"{p} players with learned", plan.tasks, functools.partial(_reduce, plan))
-              for p, plan in learned_plans.items()]
+    plans = _plans({p: agents for p in PLAYER_COUNTS}, sizes, seed, workers)
+    search_sizes, learned_sizes = search_deal_sets(games), learned_deal_sets(games)
+    search_plans = _plans(search_pools(), search_sizes, seed, workers)
+    learned_plans = _plans(learned_pools(), learned_sizes, seed, workers)
+    cells = [Cell(f"{p} players{label}", plan.tasks, functools.partial(_reduce, plan))
+             for label, section in (("", plans), (" with search", search_plans), (" with learned", learned_plans))
+             for p, plan in section.items()]
     run_ = run_cells(cells, executor, threads, log, NAME)
     frames, tournaments = [], {}
     for c, players in enumerate(PLAYER_COUNTS):
