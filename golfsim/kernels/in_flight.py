@@ -27,7 +27,7 @@ from golfsim.core.rng import agent_state, deal_state, uniform
 from golfsim.core.spec import CURRENT, DONE, END_REASON, ENDER, HOLE, PHASE, R_HOLES, R_PLAYERS, TURN
 from golfsim.core.worlds import fill_sight
 from golfsim.game.observation import encode
-from golfsim.kernels.bot_loop import _agent_function
+from golfsim.kernels.bot_loop import agent_functions
 
 
 @leaf
@@ -129,16 +129,9 @@ def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, a
                   hole_scores, turns, enders, reasons, errors):
     """:func:`advance_in` with the agent functions rebuilt from ``addresses``
     (:func:`golfsim.kernels.bot_loop.agent_addresses`)."""
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-    return advance_in(rules, bot_ids, params, fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
-                      next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
-                      hole_scores, turns, enders, reasons, errors)
+    return advance_in(rules, bot_ids, params, agent_functions(addresses), outside, sees, deal_seed, agent_seed,
+                      first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals,
+                      scores, sight, hole_scores, turns, enders, reasons, errors)
 
 
 @njit(cache=True, _nrt=False)

@@ -24,7 +24,7 @@ from golfsim.core.engine import deal_scores, deal_shuffled, legal_mask
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.spec import DONE, END_REASON, HOLE, PHASE, R_HOLES, R_PLAYERS, TRUNCATED
 from golfsim.game.observation import encode
-from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, _agent_function, play_turns
+from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, agent_functions, play_turns
 
 SKIP, START, NEXT, PLAY = 0, 1, 2, 3
 
@@ -116,17 +116,9 @@ def step_envs(rules, bot_ids, params, addresses, is_bot, seat, mode, seeds, game
               agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error):
     """:func:`step_in` with the agent functions rebuilt from ``addresses``
     (:func:`golfsim.kernels.bot_loop.agent_addresses`), so a call from Python costs microseconds."""
-    # the same rebuild as bot_loop.play_bots and in_flight.advance_slots: each kernel builds the tuple in its own
-    # frame, written out, as those do
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-    return step_in(rules, bot_ids, params, fns, is_bot, seat, mode, seeds, games, actions, pubs, hids, deal_rngs,
-                   agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error)
+    return step_in(rules, bot_ids, params, agent_functions(addresses), is_bot, seat, mode, seeds, games, actions,
+                   pubs, hids, deal_rngs, agent_rngs, totals, scores, rewards, terminated, truncated, illegal,
+                   observations, masks, error)
 
 
 @njit(cache=True, **NO_NRT)
