@@ -22,27 +22,18 @@ from numba import njit
 
 from golfsim._numba.jit import leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal, legal_mask
-from golfsim.core.rng import agent_state, deal_state, uniform
-from golfsim.core.spec import CURRENT, DONE, END_REASON, ENDER, HOLE, PHASE, R_HOLES, R_PLAYERS, TURN
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
+from golfsim.core.rng import deal_state, uniform
+from golfsim.core.spec import CURRENT, DONE, HOLE, PHASE, R_HOLES, R_PLAYERS
 from golfsim.core.worlds import fill_sight
 from golfsim.game.observation import encode
 from golfsim.kernels.bot_loop import agent_functions
-
-
-@leaf
-def _fail(errors, g, pub, p, action):
-    errors[g, 0] = pub[HOLE] + 1
-    errors[g, 1] = p
-    errors[g, 2] = action
-    errors[g, 3] = pub[PHASE]
+from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 
 
 @leaf
 def _start_game(pub, hid, rules, deal_rng, agent_rng, totals, deal_seed, agent_seed, game):
-    for p in range(rules[R_PLAYERS]):
-        agent_rng[p] = agent_state(agent_seed, game, p)
-        totals[p] = 0
+    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
     deal_rng[0] = deal_state(deal_seed, game, 0)
     deal_shuffled(pub, hid, rules, deal_rng, 0, 0, totals)
 
@@ -82,7 +73,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
             if a >= 0:
                 actions[s] = -1
                 if not is_legal(pub, rules, a):
-                    _fail(errors, g, pub, np.int64(pub[CURRENT]), a)
+                    note_illegal(errors[g], pub[HOLE], np.int64(pub[CURRENT]), a, pub[PHASE])
                     slot_game[s] = -1
                     continue
                 apply_action(pub, hid, rules, deal_rng, a)
@@ -97,7 +88,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                     view = sight
                 move = decide(bot_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
                 if not is_legal(pub, rules, move):
-                    _fail(errors, g, pub, p, move)
+                    note_illegal(errors[g], pub[HOLE], p, move, pub[PHASE])
                     bad = True
                     break
                 apply_action(pub, hid, rules, deal_rng, move)
@@ -108,13 +99,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                 waiting += 1
                 break
             h = pub[HOLE]
-            deal_scores(hid, rules, scores)
-            for p in range(players):
-                hole_scores[g, h, p] = scores[p]
-                tot[p] += scores[p]
-            turns[g, h] = pub[TURN]
-            enders[g, h] = pub[ENDER]
-            reasons[g, h] = pub[END_REASON]
+            score_deal(pub, hid, rules, h, scores, tot, hole_scores[g], turns[g], enders[g], reasons[g])
             if h + 1 >= holes:
                 slot_game[s] = -1
                 continue

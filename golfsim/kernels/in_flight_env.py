@@ -21,10 +21,11 @@ from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.core.engine import deal_scores, deal_shuffled, legal_mask
-from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.rng import deal_state
 from golfsim.core.spec import DONE, END_REASON, HOLE, PHASE, R_HOLES, R_PLAYERS, TRUNCATED
 from golfsim.game.observation import encode
 from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, agent_functions, play_turns
+from golfsim.kernels.game_steps import start_seats
 
 SKIP, START, NEXT, PLAY = 0, 1, 2, 3
 
@@ -67,9 +68,7 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
         tot = totals[i]
         action = actions[i]
         if m != PLAY:
-            for p in range(players):
-                agent_rng[p] = agent_state(seeds[i], games[i], p)
-                tot[p] = 0
+            start_seats(agent_rng, tot, seeds[i], games[i], players)
             deal_rng[0] = deal_state(seeds[i], games[i], 0)
             deal_shuffled(pub, hid, rules, deal_rng, 0, 0, tot)
             action = -1

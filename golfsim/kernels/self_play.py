@@ -292,6 +292,8 @@ def _pack_of(rules, pack):
 
 # As in golfsim.kernels.simulate, the packed rules are copied into the kernel's stack frame, and the few lines that set
 # up the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
+# The greedy and the random kernel are two copies on purpose, as simulate's play_games_greedy / play_games_random:
+# each passes its agent's id as a constant to the inlined compact_game, so LLVM optimises the loop for that agent.
 @njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,
