@@ -3,7 +3,8 @@ scoring a deal that ended.
 
 They are leaves (:data:`golfsim._numba.jit.leaf`), inlined into each loop that calls them, so the kernels that keep
 their own copy of the game loop for speed (:mod:`golfsim.kernels.simulate`, :mod:`~golfsim.kernels.counted`,
-:mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`) share these steps at no cost.
+:mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.self_play`) share these
+steps at no cost.
 """
 
 from __future__ import annotations
