@@ -86,6 +86,14 @@ def _as_sample(x, name: str = "x") -> np.ndarray:
     return arr
 
 
+def _as_shares(shares) -> np.ndarray:
+    """:func:`_as_sample` of win shares, each checked to lie in [0, 1]."""
+    arr = _as_sample(shares, "shares")
+    if np.any(arr < 0.0) or np.any(arr > 1.0):
+        raise ValueError("win shares must lie in [0, 1]")
+    return arr
+
+
 def _check_fit_options(prior, tol, max_iter) -> tuple[float, float, int]:
     prior = float(prior)
     if not (np.isfinite(prior) and prior >= 0.0):
@@ -272,9 +280,7 @@ def share_ci(shares, confidence: float = 0.95) -> tuple[float, float, float]:
         If ``shares`` is empty, not one-dimensional, not finite or outside [0, 1], or
         ``confidence`` is not in (0, 1).
     """
-    arr = _as_sample(shares, "shares")
-    if np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise ValueError("win shares must lie in [0, 1]")
+    arr = _as_shares(shares)
     mean, low, high = mean_ci(arr, confidence)
     if math.isnan(low):
         return mean, low, high
@@ -303,7 +309,7 @@ def share_wilson_ci(shares, trials, confidence: float = 0.95) -> tuple[float, fl
     Returns
     -------
     mean : float
-        Mean share.
+        The mean of the units' shares.
     low, high : float
         The Wilson interval at the effective sample size; ``low < high`` always.
 
@@ -313,9 +319,7 @@ def share_wilson_ci(shares, trials, confidence: float = 0.95) -> tuple[float, fl
         If ``shares`` is empty, not one-dimensional, not finite or outside [0, 1], ``trials`` is smaller than
         the number of units, or ``confidence`` is not in (0, 1).
     """
-    arr = _as_sample(shares, "shares")
-    if np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise ValueError("win shares must lie in [0, 1]")
+    arr = _as_shares(shares)
     if trials < arr.size:
         raise ValueError(f"trials ({trials!r}) cannot be fewer than the {arr.size} units")
     return share_wilson_ci_moments(arr.size, float(arr.mean()), float(arr.var(ddof=1)) if arr.size > 1 else 0.0,

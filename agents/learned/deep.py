@@ -107,20 +107,26 @@ def _after(pub, hid, rules, w, player, action, k, fallback, after, rng):
     return total / pub[UNSEEN_CARDS]
 
 
-@hot
-def _hold_best(pub, hid, rules, w, player, values, after, rng):
-    """The best depth-2 value of the player holding ``pub[HELD]``, and the action that has it."""
-    action_values(pub, rules, w, player, values)
+@leaf
+def _best_placement(pub, hid, rules, w, player, first, values, after, rng, best, action):
+    """``(best, action)``, or the first of the six actions ``first + k`` (a card placed at position ``k``) whose
+    depth-2 value is lower than ``best`` and every one before it, with that value."""
     base = rules[R_OFF_VIEW] + 6 * player
-    best = _after(pub, hid, rules, w, player, THROW_DRAWN, -1, values[THROW_DRAWN], after, rng)
-    action = THROW_DRAWN
     for k in range(6):
-        a = PLACE_DRAWN + k
+        a = first + k
         v = _after(pub, hid, rules, w, player, a, k if pub[base + k] < 0 else -1, values[a], after, rng)
         if v < best:
             best = v
             action = a
     return best, action
+
+
+@hot
+def _hold_best(pub, hid, rules, w, player, values, after, rng):
+    """The best depth-2 value of the player holding ``pub[HELD]``, and the action that has it."""
+    action_values(pub, rules, w, player, values)
+    best = _after(pub, hid, rules, w, player, THROW_DRAWN, -1, values[THROW_DRAWN], after, rng)
+    return _best_placement(pub, hid, rules, w, player, PLACE_DRAWN, values, after, rng, best, THROW_DRAWN)
 
 
 @hot
@@ -143,14 +149,7 @@ def decide_deep(pub, rules, w, player, fallback):
     if phase == HOLD:
         return _hold_best(pub, hid, rules, w, player, values, after, rng)[1]
     action_values(pub, rules, w, player, values)
-    best = BIG
-    action = fallback
-    for k in range(6):
-        a = TAKE_DISCARD + k
-        v = _after(pub, hid, rules, w, player, a, k if pub[base + k] < 0 else -1, values[a], after, rng)
-        if v < best:
-            best = v
-            action = a
+    best, action = _best_placement(pub, hid, rules, w, player, TAKE_DISCARD, values, after, rng, BIG, fallback)
     if pub[STOCK_N] > 0 and is_legal(pub, rules, DRAW_STOCK):
         doff = draw_offset(pub, rules)
         top_slot = rules[R_HID_STOCK] + pub[STOCK_N] - 1

@@ -51,8 +51,9 @@ from golfsim.agents.learned.value import (
     running_row,
     unseen_gain,
 )
-from golfsim.core.engine import face_down_count, is_legal, top_discard
-from golfsim.core.rng import below, uniform
+from golfsim.agents.random_agent import random_legal as random_among
+from golfsim.core.engine import face_down_count, top_discard
+from golfsim.core.rng import uniform
 from golfsim.core.spec import (
     DRAW_STOCK,
     ENDER,
@@ -306,18 +307,8 @@ def draw_value(pub, rules, w, ctx, gains):
 
 @hot
 def random_legal(pub, rules, agent_rng):
-    """A uniformly random legal action (exploration in self-play)."""
-    n = 0
-    for a in range(NUM_ACTIONS):
-        if is_legal(pub, rules, a):
-            n += 1
-    pick = below(agent_rng, 0, n)
-    for a in range(NUM_ACTIONS):
-        if is_legal(pub, rules, a):
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+    """A uniformly random legal action (exploration in self-play): the random agent's draw over all actions."""
+    return random_among(pub, rules, agent_rng, 0, 0, NUM_ACTIONS)
 
 
 @leaf
@@ -378,6 +369,39 @@ def progress_move(pub, rules, w, ctx, gains, top):
 
 
 @hot
+def turn_values(pub, rules, w, ctx, gains, top, values):
+    """The values of a start or hold phase's actions into ``values``: for a held card, throwing it and placing it
+    at each position; at the start of a turn, taking the top discard to each position, drawing (when the stock has
+    cards) and, with ``reveal_instead_of_draw``, revealing each face-down card. The other entries are not
+    written; :func:`decide` picks among these, :func:`action_values` returns them."""
+    if pub[PHASE] == HOLD:
+        card = pub[HELD]
+        values[THROW_DRAWN] = throw_value(pub, rules, w, ctx, gains, card)
+        for k in range(6):
+            values[PLACE_DRAWN + k] = place_value(pub, rules, w, ctx, gains, card, k)
+        return
+    for k in range(6):
+        values[TAKE_DISCARD + k] = place_value(pub, rules, w, ctx, gains, top, k)
+    if pub[STOCK_N] > 0:
+        values[DRAW_STOCK] = draw_value(pub, rules, w, ctx, gains)
+    if rules[R_REVEAL] == 1:
+        for k in range(6):
+            if pub[ctx.base + k] < 0:
+                values[REVEAL + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
+
+
+@leaf
+def _lowest(values, first, best, action):
+    """``(best, action)``, or the first of ``values[first .. first + 5]`` that is lower than ``best`` and every one
+    before it, with its action (a NaN is never lower)."""
+    for a in range(first, first + 6):
+        if values[a] < best:
+            best = values[a]
+            action = a
+    return best, action
+
+
+@hot
 def decide(pub, rules, w, player, agent_rng, explore):
     """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
     ``explore`` > 0 a move of a turn is, with that chance, a uniformly random legal one instead (self-play only)."""
@@ -394,43 +418,24 @@ def decide(pub, rules, w, player, agent_rng, explore):
         forced = progress_move(pub, rules, w, ctx, gains, top)
         if forced >= 0:
             return forced
-    if phase == HOLD:
-        card = pub[HELD]
-        best = throw_value(pub, rules, w, ctx, gains, card)
-        action = THROW_DRAWN
-        for k in range(6):
-            v = place_value(pub, rules, w, ctx, gains, card, k)
-            if v < best:
-                best = v
-                action = PLACE_DRAWN + k
-        return action
     if phase == FLIP_PHASE:
         k, flip = best_flip(pub, rules, w, ctx, gains[top])
         if rules[R_DISCARD_FLIP] == 1 and not flip < afterstate_value(pub, rules, w, ctx, -1, 0, gains[top]):
             return PASS
         return FLIP + k
-    if phase == START:
-        best = BIG
-        action = TAKE_DISCARD
-        for k in range(6):
-            v = place_value(pub, rules, w, ctx, gains, top, k)
-            if v < best:
-                best = v
-                action = TAKE_DISCARD + k
-        if pub[STOCK_N] > 0:
-            v = draw_value(pub, rules, w, ctx, gains)
-            if v <= best:
-                best = v
-                action = DRAW_STOCK
-        if rules[R_REVEAL] == 1:
-            for k in range(6):
-                if pub[ctx.base + k] < 0:
-                    v = revealed_value(pub, rules, w, ctx, k, gains[top])
-                    if v < best:
-                        best = v
-                        action = REVEAL + k
-        return action
-    return -1
+    if phase != HOLD and phase != START:
+        return -1
+    values = stack_float64(NUM_ACTIONS)
+    for a in range(NUM_ACTIONS):
+        values[a] = np.nan  # the actions turn_values leaves out are never lower
+    turn_values(pub, rules, w, ctx, gains, top, values)
+    if phase == HOLD:
+        return _lowest(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)[1]
+    best, action = _lowest(values, TAKE_DISCARD, BIG, TAKE_DISCARD)
+    if values[DRAW_STOCK] <= best:
+        best = values[DRAW_STOCK]
+        action = DRAW_STOCK
+    return _lowest(values, REVEAL, best, action)[1]
 
 
 @hot
@@ -447,12 +452,6 @@ def action_values(pub, rules, w, player, values):
     opp = stack_float64(LAYOUT_FEATURES)
     ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)
-    if phase == HOLD:
-        card = pub[HELD]
-        values[THROW_DRAWN] = throw_value(pub, rules, w, ctx, gains, card)
-        for k in range(6):
-            values[PLACE_DRAWN + k] = place_value(pub, rules, w, ctx, gains, card, k)
-        return
     if phase == FLIP_PHASE:
         for k in range(6):
             if pub[ctx.base + k] < 0:
@@ -460,11 +459,4 @@ def action_values(pub, rules, w, player, values):
         if rules[R_DISCARD_FLIP] == 1:
             values[PASS] = afterstate_value(pub, rules, w, ctx, -1, 0, gains[top])
         return
-    for k in range(6):
-        values[TAKE_DISCARD + k] = place_value(pub, rules, w, ctx, gains, top, k)
-    if pub[STOCK_N] > 0:
-        values[DRAW_STOCK] = draw_value(pub, rules, w, ctx, gains)
-    if rules[R_REVEAL] == 1:
-        for k in range(6):
-            if pub[ctx.base + k] < 0:
-                values[REVEAL + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
+    turn_values(pub, rules, w, ctx, gains, top, values)

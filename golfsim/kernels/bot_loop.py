@@ -67,17 +67,23 @@ def play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns,
 if pointers.AVAILABLE:
     _agent_function = pointers.function_from_addresses(AGENT_SIGNATURE)
 
+    @leaf
+    def agent_functions(addresses):
+        """The tuple of first-class agent functions (``SLOTS`` of them) at ``addresses`` (:func:`agent_addresses`),
+        rebuilt in compiled code: what the kernels taking addresses pass on as ``agent_fns``."""
+        a = addresses
+        return (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
+                _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
+                _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
+                _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
+                _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
+                _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
+
     @njit(cache=True, **NO_NRT)
     def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
         """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
-        a = addresses
-        fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-               _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-               _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-               _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-               _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-               _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-        return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, fns, is_bot, action, error)
+        return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_functions(addresses), is_bot,
+                          action, error)
 
 
 @njit(cache=True, **NO_NRT)

@@ -25,22 +25,20 @@ from numba import njit
 
 from golfsim._numba.jit import leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.errors import check_agent_errors
-from golfsim.core.rng import agent_state, check_seed, deal_state
+from golfsim.core.rng import check_seed, deal_state
 from golfsim.core.spec import (
     CURRENT,
     DONE,
-    END_REASON,
-    ENDER,
     NUM_ACTIONS,
     PHASE,
     R_HOLES,
     R_PLAYERS,
     RULES_SIZE,
-    TURN,
 )
 from golfsim.core.worlds import fill_sight, stack_like
+from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 from golfsim.kernels.simulate import Batch, Table, work_arrays
 
 
@@ -62,9 +60,7 @@ def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, age
                        decisions, legal, choices):
     """One game as :func:`golfsim.kernels.simulate.play_game` plays it with any agents, counting decisions."""
     players = rules[R_PLAYERS]
-    for p in range(players):
-        agent_rng[p] = agent_state(agent_seed, game, p)
-        totals[p] = 0
+    start_seats(agent_rng, totals, agent_seed, game, players)
     for h in range(rules[R_HOLES]):
         deal_rng[0] = deal_state(deal_seed, game, h)
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
@@ -84,19 +80,10 @@ def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, age
                 n_choice += 1
             a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
-                error[0] = h + 1
-                error[1] = p
-                error[2] = a
-                error[3] = pub[PHASE]
+                note_illegal(error, h, p, a, pub[PHASE])
                 return
             apply_action(pub, hid, rules, deal_rng, a)
-        deal_scores(hid, rules, scores)
-        for p in range(players):
-            hole_scores[h, p] = scores[p]
-            totals[p] += scores[p]
-        turns[h] = pub[TURN]
-        enders[h] = pub[ENDER]
-        reasons[h] = pub[END_REASON]
+        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
         decisions[h] = n_dec
         legal[h] = n_legal
         choices[h] = n_choice

@@ -22,27 +22,18 @@ from numba import njit
 
 from golfsim._numba.jit import leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal, legal_mask
-from golfsim.core.rng import agent_state, deal_state, uniform
-from golfsim.core.spec import CURRENT, DONE, END_REASON, ENDER, HOLE, PHASE, R_HOLES, R_PLAYERS, TURN
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
+from golfsim.core.rng import deal_state, uniform
+from golfsim.core.spec import CURRENT, DONE, HOLE, PHASE, R_HOLES, R_PLAYERS
 from golfsim.core.worlds import fill_sight
 from golfsim.game.observation import encode
-from golfsim.kernels.bot_loop import _agent_function
-
-
-@leaf
-def _fail(errors, g, pub, p, action):
-    errors[g, 0] = pub[HOLE] + 1
-    errors[g, 1] = p
-    errors[g, 2] = action
-    errors[g, 3] = pub[PHASE]
+from golfsim.kernels.bot_loop import agent_functions
+from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 
 
 @leaf
 def _start_game(pub, hid, rules, deal_rng, agent_rng, totals, deal_seed, agent_seed, game):
-    for p in range(rules[R_PLAYERS]):
-        agent_rng[p] = agent_state(agent_seed, game, p)
-        totals[p] = 0
+    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
     deal_rng[0] = deal_state(deal_seed, game, 0)
     deal_shuffled(pub, hid, rules, deal_rng, 0, 0, totals)
 
@@ -82,7 +73,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
             if a >= 0:
                 actions[s] = -1
                 if not is_legal(pub, rules, a):
-                    _fail(errors, g, pub, np.int64(pub[CURRENT]), a)
+                    note_illegal(errors[g], pub[HOLE], np.int64(pub[CURRENT]), a, pub[PHASE])
                     slot_game[s] = -1
                     continue
                 apply_action(pub, hid, rules, deal_rng, a)
@@ -97,7 +88,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                     view = sight
                 move = decide(bot_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
                 if not is_legal(pub, rules, move):
-                    _fail(errors, g, pub, p, move)
+                    note_illegal(errors[g], pub[HOLE], p, move, pub[PHASE])
                     bad = True
                     break
                 apply_action(pub, hid, rules, deal_rng, move)
@@ -108,13 +99,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                 waiting += 1
                 break
             h = pub[HOLE]
-            deal_scores(hid, rules, scores)
-            for p in range(players):
-                hole_scores[g, h, p] = scores[p]
-                tot[p] += scores[p]
-            turns[g, h] = pub[TURN]
-            enders[g, h] = pub[ENDER]
-            reasons[g, h] = pub[END_REASON]
+            score_deal(pub, hid, rules, h, scores, tot, hole_scores[g], turns[g], enders[g], reasons[g])
             if h + 1 >= holes:
                 slot_game[s] = -1
                 continue
@@ -129,16 +114,9 @@ def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, a
                   hole_scores, turns, enders, reasons, errors):
     """:func:`advance_in` with the agent functions rebuilt from ``addresses``
     (:func:`golfsim.kernels.bot_loop.agent_addresses`)."""
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-    return advance_in(rules, bot_ids, params, fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
-                      next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
-                      hole_scores, turns, enders, reasons, errors)
+    return advance_in(rules, bot_ids, params, agent_functions(addresses), outside, sees, deal_seed, agent_seed,
+                      first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals,
+                      scores, sight, hole_scores, turns, enders, reasons, errors)
 
 
 @njit(cache=True, _nrt=False)

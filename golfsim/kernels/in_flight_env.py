@@ -21,10 +21,11 @@ from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.core.engine import deal_scores, deal_shuffled, legal_mask
-from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.rng import deal_state
 from golfsim.core.spec import DONE, END_REASON, HOLE, PHASE, R_HOLES, R_PLAYERS, TRUNCATED
 from golfsim.game.observation import encode
-from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, _agent_function, play_turns
+from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, agent_functions, play_turns
+from golfsim.kernels.game_steps import start_seats
 
 SKIP, START, NEXT, PLAY = 0, 1, 2, 3
 
@@ -67,9 +68,7 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
         tot = totals[i]
         action = actions[i]
         if m != PLAY:
-            for p in range(players):
-                agent_rng[p] = agent_state(seeds[i], games[i], p)
-                tot[p] = 0
+            start_seats(agent_rng, tot, seeds[i], games[i], players)
             deal_rng[0] = deal_state(seeds[i], games[i], 0)
             deal_shuffled(pub, hid, rules, deal_rng, 0, 0, tot)
             action = -1
@@ -116,17 +115,9 @@ def step_envs(rules, bot_ids, params, addresses, is_bot, seat, mode, seeds, game
               agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error):
     """:func:`step_in` with the agent functions rebuilt from ``addresses``
     (:func:`golfsim.kernels.bot_loop.agent_addresses`), so a call from Python costs microseconds."""
-    # the same rebuild as bot_loop.play_bots and in_flight.advance_slots: each kernel builds the tuple in its own
-    # frame, written out, as those do
-    a = addresses
-    fns = (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
-           _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
-           _agent_function(a[4, 0], a[4, 1]), _agent_function(a[5, 0], a[5, 1]),
-           _agent_function(a[6, 0], a[6, 1]), _agent_function(a[7, 0], a[7, 1]),
-           _agent_function(a[8, 0], a[8, 1]), _agent_function(a[9, 0], a[9, 1]),
-           _agent_function(a[10, 0], a[10, 1]), _agent_function(a[11, 0], a[11, 1]))
-    return step_in(rules, bot_ids, params, fns, is_bot, seat, mode, seeds, games, actions, pubs, hids, deal_rngs,
-                   agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error)
+    return step_in(rules, bot_ids, params, agent_functions(addresses), is_bot, seat, mode, seeds, games, actions,
+                   pubs, hids, deal_rngs, agent_rngs, totals, scores, rewards, terminated, truncated, illegal,
+                   observations, masks, error)
 
 
 @njit(cache=True, **NO_NRT)

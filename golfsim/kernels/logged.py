@@ -20,8 +20,8 @@ from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
-from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal
+from golfsim.core.rng import deal_state
 from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
@@ -43,6 +43,7 @@ from golfsim.core.spec import (
     TURN,
 )
 from golfsim.core.worlds import fill_sight
+from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 
 KIND, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(7)
 WENT_OUT_COL = VIEW0 + 6
@@ -80,9 +81,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
     players = rules[R_PLAYERS]
     ov = rules[R_OFF_VIEW]
     od = rules[R_OFF_DISCARD]
-    for p in range(players):
-        agent_rng[p] = agent_state(agent_seed, game, p)
-        totals[p] = 0
+    start_seats(agent_rng, totals, agent_seed, game, players)
     for h in range(rules[R_HOLES]):
         deal_rng[0] = deal_state(deal_seed, game, h)
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
@@ -94,10 +93,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
                 view = sight
             a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
-                error[0] = h + 1
-                error[1] = p
-                error[2] = a
-                error[3] = pub[PHASE]
+                note_illegal(error, h, p, a, pub[PHASE])
                 return row
             phase = pub[PHASE]
             rec[KIND, row] = DECISION
@@ -117,7 +113,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
             if phase == START and a == DRAW_STOCK:
                 rec[CARD, row] = pub[HELD]
             row += 1
-        deal_scores(hid, rules, scores)
+        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
         rec[KIND, row] = DEAL_END
         rec_hole_turn[HOLE_COL, row] = h
         rec_hole_turn[TURN_COL, row] = pub[TURN]
@@ -133,12 +129,7 @@ def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent
         rec_game[row] = game_row
         for p in range(players):
             rec_scores[p, row] = scores[p]
-            hole_scores[h, p] = scores[p]
-            totals[p] += scores[p]
         row += 1
-        turns[h] = pub[TURN]
-        enders[h] = pub[ENDER]
-        reasons[h] = pub[END_REASON]
     return row
 
 

@@ -52,6 +52,7 @@ from golfsim.core.spec import (
     WENT_OUT,
 )
 from golfsim.core.worlds import MAX_CARDS, stack_like
+from golfsim.kernels.game_steps import note_illegal
 
 NUM_RANKS = 14
 LAYOUT_SIZE = 6 * MAX_PLAYERS
@@ -121,14 +122,6 @@ def _all_face_up(view, base):
 
 
 @leaf
-def _fail(error, hole, p, action, phase):
-    error[0] = hole + 1
-    error[1] = p
-    error[2] = action
-    error[3] = phase
-
-
-@leaf
 def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error,
                  agent_rng, pack, layout, view, stock, discard, agent):
     """Play every hole of game ``game`` with ``agent`` (``GREEDY_ID`` or ``RANDOM_ID``, a constant) at every seat;
@@ -180,7 +173,7 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                     action = FLIP + (0 if flipped < 0 else (3 if mode == 1 else 1))
                 k = action - FLIP
                 if not (0 <= k < 6 and _opening_legal(view, base, k, flipped, mode)):
-                    _fail(error, hole, p, action, OPEN)
+                    note_illegal(error, hole, p, action, OPEN)
                     return
                 card = layout[base + k]
                 view[base + k] = card
@@ -243,11 +236,11 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
                 else:
                     action = hold_choice(view, rules, base, params[p], h_drawn, card)
                 if not PLACE_DRAWN <= action <= THROW_DRAWN:
-                    _fail(error, hole, p, action, HOLD)
+                    note_illegal(error, hole, p, action, HOLD)
                     return
                 k = action - PLACE_DRAWN
             else:
-                _fail(error, hole, p, action, START)
+                note_illegal(error, hole, p, action, START)
                 return
             if k < 6:  # card goes face up at k, the card there onto the discard pile
                 old = layout[base + k]
@@ -292,6 +285,8 @@ def _pack_of(rules, pack):
 
 # As in golfsim.kernels.simulate, the packed rules are copied into the kernel's stack frame, and the few lines that set
 # up the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
+# The greedy and the random kernel are two copies on purpose, as simulate's play_games_greedy / play_games_random:
+# each passes its agent's id as a constant to the inlined compact_game, so LLVM optimises the loop for that agent.
 @njit(cache=True, **NO_NRT, nogil=True)
 def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,

@@ -20,16 +20,14 @@ from numba import njit
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.errors import check_agent_errors
-from golfsim.core.rng import agent_state, check_seed, deal_state
+from golfsim.core.rng import check_seed, deal_state
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
 from golfsim.core.spec import (
     CURRENT,
     DONE,
-    END_REASON,
-    ENDER,
     HID_DTYPE,
     PHASE,
     PUB_DTYPE,
@@ -39,9 +37,9 @@ from golfsim.core.spec import (
     R_PUB_SIZE,
     RULES_SIZE,
     TRUNCATED,
-    TURN,
 )
 from golfsim.core.worlds import fill_sight, sight_size, stack_like
+from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 from golfsim.kernels.self_play import compact_rules, play_games_greedy_compact, play_games_random_compact
 
 DEFAULT_BATCH = 20_000
@@ -68,9 +66,7 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
     ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
     """
     players = rules[R_PLAYERS]
-    for p in range(players):
-        agent_rng[p] = agent_state(agent_seed, game, p)
-        totals[p] = 0
+    start_seats(agent_rng, totals, agent_seed, game, players)
     for h in range(rules[R_HOLES]):
         deal_rng[0] = deal_state(deal_seed, game, h)
         deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
@@ -85,19 +81,10 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
                     view = sight
             a = decide(agent, agent_fns, view, rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
-                error[0] = h + 1
-                error[1] = p
-                error[2] = a
-                error[3] = pub[PHASE]
+                note_illegal(error, h, p, a, pub[PHASE])
                 return
             apply_action(pub, hid, rules, deal_rng, a)
-        deal_scores(hid, rules, scores)
-        for p in range(players):
-            hole_scores[h, p] = scores[p]
-            totals[p] += scores[p]
-        turns[h] = pub[TURN]
-        enders[h] = pub[ENDER]
-        reasons[h] = pub[END_REASON]
+        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
 
 
 # Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game

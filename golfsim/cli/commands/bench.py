@@ -11,6 +11,7 @@ import typer
 from rich.table import Table as RichTable
 
 from golfsim.cli.document import agents_print_to_stderr
+from golfsim.cli.options import Threads
 from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
 
 
@@ -21,7 +22,7 @@ def bench(
     agents: Annotated[str, typer.Option(help="One agent per seat, comma-separated.")] = "random,random",
     deals: Annotated[int | None, typer.Option(help="Single deals to time (default 1,000,000 unless --games).")] = None,
     games: Annotated[int | None, typer.Option(help="Time full N-hole games instead of single deals.")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    threads: Threads = None,
     repeats: Annotated[int, typer.Option(help="Timed repeats after the warm-up; the median is reported.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 0,
     rule_flags: RuleFlags = RuleFlags(),

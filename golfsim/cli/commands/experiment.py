@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from golfsim.cli.document import agents_print_to_stderr
+from golfsim.cli.options import Threads, out_option, overwrite_option
 from golfsim.cli.shared import DaskOption, app, clear_errors, err, executor_for, out
 from golfsim.runs.interrupts import sigterm_as_ctrl_c
 from golfsim.runs.keep import holds_complete_result
@@ -27,12 +28,11 @@ def experiment(
         help="Games (deal sets) per cell of every experiment; default: each experiment's full size, as in "
              "results/.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals; the same seed reproduces every table exactly.")] = 0,
-    out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Root directory: each experiment writes OUT/NAME/ (default: ./results, under the current "
-                      "directory).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
-    overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace OUT/NAME even when it holds a result of another size or seed.")] = False,
+    out_dir: out_option(
+        "Root directory: each experiment writes OUT/NAME/ (default: ./results, under the current "
+        "directory).") = None,
+    threads: Threads = None,
+    overwrite: overwrite_option("Replace OUT/NAME even when it holds a result of another size or seed.") = False,
     dask: DaskOption = None,
 ):
     """Run an experiment and write table.csv, table.md, figure PNGs and config.json to ./results/NAME/.

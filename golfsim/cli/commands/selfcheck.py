@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from golfsim.cli.options import Quiet, Threads
 from golfsim.cli.shared import ScoreFormat, app, clear_errors, err, fail, out
 
 
@@ -20,8 +21,8 @@ def selfcheck(
              "too, with its module in GOLFSIM_AGENT_MODULES).")] = None,
     deals: Annotated[int, typer.Option(help="Single deals per agent and rule set.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the agents.")] = 31,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    threads: Threads = None,
+    quiet: Quiet = False,
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
 ):
     """Play each agent in every seat under every rule set of golfsim.agent_checks (one hole, 2 to 12 players) and

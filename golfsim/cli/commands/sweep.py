@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from golfsim.cli.document import agents_print_to_stderr
+from golfsim.cli.options import Quiet, Threads, out_option, overwrite_option
 from golfsim.cli.shared import app, clear_errors, err, fail, out
 from golfsim.runs.outdir import check_out_dir
 
@@ -41,13 +42,12 @@ def sweep(
     config: Annotated[Path, typer.Argument(
         help="The sweep's TOML file: [sweep] games and seed, [rules] shared options, [axes] swept "
              "values, [pools] agents.")],
-    out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="The sweep's directory (default: results/sweeps/NAME under the current directory); "
-                      "finished cells there are kept and not played again.")] = None,
-    overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace a directory that holds another sweep's cells.")] = False,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    out_dir: out_option(
+        "The sweep's directory (default: results/sweeps/NAME under the current directory); "
+        "finished cells there are kept and not played again.") = None,
+    overwrite: overwrite_option("Replace a directory that holds another sweep's cells.") = False,
+    threads: Threads = None,
+    quiet: Quiet = False,
     games: Annotated[int | None, typer.Option(
         help="Deal sets per cell in place of the file's [sweep] games, e.g. a small first try (a sweep of "
              "another size needs its own --out).")] = None,

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from golfsim.cli.document import agents_print_to_stderr
+from golfsim.cli.options import Quiet, Threads, out_option
 from golfsim.cli.shared import (
     DaskOption,
     Format,
@@ -50,16 +51,15 @@ def tournament(
     seating: Annotated[str, typer.Option(
         help="auto (permutations for 3-4 seats, else rotations), rotations (each table in its P cyclic seat "
              "rotations) or permutations (every seat order: also balances who sits after whom, P! orders).")] = "auto",
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
+    threads: Threads = None,
     batch_size: Annotated[int, typer.Option(
         help="Deal sets per block; smaller blocks move the progress bar and stop on Ctrl-C sooner.")] = 1000,
     confidence: Annotated[float, typer.Option(help="Level of every interval.")] = 0.95,
     rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[Format, typer.Option(
         "--format", help="table (rich, default), json (one document) or csv (the standings).")] = Format.table,
-    out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Directory for the tables (CSV, JSON), plots and config.json.")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    out_dir: out_option("Directory for the tables (CSV, JSON), plots and config.json.") = None,
+    quiet: Quiet = False,
     log: Annotated[Path | None, typer.Option(
         "--log", help="Also write every decision and deal end to this Parquet file (see 'golfsim replay').")] = None,
     dask: DaskOption = None,

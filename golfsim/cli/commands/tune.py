@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from golfsim.cli.options import Quiet, Threads, out_option, overwrite_option
 from golfsim.cli.shared import Players, RuleFlags, app, clear_errors, err, with_rule_flags
 
 TUNE_EXAMPLES = """\b
@@ -46,16 +46,15 @@ def tune(
                                                      "agent as given, the rest are random).")] = 10,
     players: Players = 2,
     rule_flags: RuleFlags = RuleFlags(),
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all; NUMBA_NUM_THREADS caps it).")] = None,
-    out_dir: Annotated[Path | None, typer.Option(
-        "--out", help="Directory for study.db (optuna storage), trials.csv, convergence.png and config.json (default: "
-                      "./results/tuning/AGENT).")] = None,
-    overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace a directory holding a study of another request.")] = False,
+    threads: Threads = None,
+    out_dir: out_option(
+        "Directory for study.db (optuna storage), trials.csv, convergence.png and config.json (default: "
+        "./results/tuning/AGENT).") = None,
+    overwrite: overwrite_option("Replace a directory holding a study of another request.") = False,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the study in the output directory (same request): its trials are kept and "
                          "the study runs on to --trials.")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ):
     """Tune an agent's parameters on duplicate deals against a field; recommend an agent string only when it
     beats the agent as given on fresh deals.
