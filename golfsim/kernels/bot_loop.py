@@ -86,6 +86,14 @@ if pointers.AVAILABLE:
                           action, error)
 
 
+else:
+    def agent_functions(addresses):
+        """Without :mod:`golfsim._numba.pointers` no kernel takes addresses: the callers pass the function tuple to
+        the ``*_passing_functions`` kernels instead, so this is never compiled (it is here so that the kernels
+        that do take addresses still import)."""
+        raise RuntimeError("agent addresses need golfsim._numba.pointers, which this Numba release does not support")
+
+
 @njit(cache=True, **NO_NRT)
 def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
                                 error):
