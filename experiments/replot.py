@@ -52,6 +52,8 @@ def figures(directory: Path | str) -> dict:
             out["figure"] = ladder.plot(table[table.section == ladder.SECTIONS[0]], config)
         if (table.section == ladder.SECTIONS[1]).any():
             out["search"] = ladder.plot_search(table[table.section == ladder.SECTIONS[1]], config)
+        if (table.section == ladder.SECTIONS[2]).any():
+            out["learned"] = ladder.plot_search(table[table.section == ladder.SECTIONS[2]], config, "learned")
         return out
     if name == "variants":
         from golfsim.experiments import variants
