@@ -42,30 +42,32 @@ def partial_config(directory: Path) -> dict:
 
 
 def test_ctrl_c_in_the_ladder_keeps_the_finished_player_count_marked_partial(tmp_path):
-    code, _, err = run_until(["experiment", "ladder", "--games", "1000", "--out", str(tmp_path)], "done (1/5")
+    # the trigger names no cell count: a ladder that gains a section must still be interrupted, not run to the end
+    code, _, err = run_until(["experiment", "ladder", "--games", "1000", "--out", str(tmp_path)], "done (1/")
     assert code == 130, err
-    # five cells: 2, 3 and 4 players of the built-ins, then the two with search players
-    assert "kept 1 of 5 complete cells (2 players)" in err
     config = partial_config(tmp_path / "ladder")
-    assert [c["complete"] for c in config["cells"]] == [True, False, False, False, False]
+    cells = len(config["cells"])
+    assert cells >= 5  # the built-ins at 2, 3 and 4 players, then the sections with the search and learned players
+    assert f"kept 1 of {cells} complete cells (2 players)" in err
+    assert [c["complete"] for c in config["cells"]] == [True] + [False] * (cells - 1)
     table = pd.read_csv(tmp_path / "ladder" / "table.csv")
     assert set(table.players) == {2} and (table.deal_sets == 1000).all()
 
 
 def test_sigterm_in_tips_keeps_every_finished_cell(tmp_path):
-    code, _, err = run_until(["experiment", "tips", "--games", "2000", "--out", str(tmp_path)], "done (2/16",
+    code, _, err = run_until(["experiment", "tips", "--games", "2000", "--out", str(tmp_path)], "done (2/",
                              signal.SIGTERM)
     assert code == 130, err
     config = partial_config(tmp_path / "tips")
     done = [c["cell"] for c in config["cells"] if c["complete"]]
-    assert len(done) >= 2
+    assert 2 <= len(done) < len(config["cells"])
     table = pd.read_csv(tmp_path / "tips" / "table.csv")
     assert [f"({r.tip}) {r.players} players" for r in table.itertuples()] == done
     assert (table.games == 2000).all()
 
 
 def test_ctrl_c_in_variants_never_ranks_an_unfinished_variant(tmp_path):
-    code, _, err = run_until(["experiment", "variants", "--games", "300", "--out", str(tmp_path)], "done (1/15")
+    code, _, err = run_until(["experiment", "variants", "--games", "300", "--out", str(tmp_path)], "done (1/")
     assert code == 130, err
     config = partial_config(tmp_path / "variants")
     done = [c["cell"] for c in config["cells"] if c["complete"]]
