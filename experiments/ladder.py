@@ -39,6 +39,7 @@ from golfsim.experiments.common import (
     run_cells,
     subplots,
 )
+from golfsim.runs.figures import titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import plan_tournament, reduce_tournament
@@ -299,16 +300,11 @@ def plot(table: pd.DataFrame, config: dict):
         ax.legend(fontsize=8)
     sizes = config["deal_sets_per_table"]
     games = {p: t["games_played"] for p, t in config["tournaments"].items()}
-    from golfsim.runs.figures import fit_suptitle
-
-    fit_suptitle(
-        fig,
-        "Agent ladder: every built-in agent, round robin on duplicate deals, default rules (1 deck, 9 holes)\n"
+    return titled(
+        fig, "Agent ladder: every built-in agent, round robin on duplicate deals, default rules (1 deck, 9 holes)",
         f"error bars: 95% intervals (often smaller than the markers); seed {config['seed']}; deal sets per table "
         + ", ".join(f"{p}p {sizes[p]:,}" for p in sizes) + "; games played "
-        + ", ".join(f"{p}p {games[p]:,}" for p in games), fontsize=10)
-    fig.tight_layout()
-    return fig
+        + ", ".join(f"{p}p {games[p]:,}" for p in games))
 
 
 def _short_label(agent: str) -> str:
@@ -356,21 +352,16 @@ def plot_search(table: pd.DataFrame, config: dict, section: str = "search"):
             ax.grid(alpha=0.3)
     search = config[section]
     games = {p: t["games_played"] for p, t in search["tournaments"].items()}
-    from golfsim.runs.figures import fit_suptitle
-
     who = ("the searching players (mc; oracle SEES HIDDEN CARDS)" if section == "search" else
            "the learned player (learned, trained by self-play)")
-    fit_suptitle(
-        fig,
-        f"Agent ladder with {who}, duplicate deals, default rules "
-        "(1 deck, 9 holes)\n2 players: round robin; 4 players: one table in every seat order; dotted line: even "
-        f"chances; error bars: 95% intervals; seed {config['seed']}; deal sets per table "
+    return titled(
+        fig, f"Agent ladder with {who}, duplicate deals, default rules (1 deck, 9 holes)",
+        "2 players: round robin; 4 players: one table in every seat order; dotted line: even chances; error bars: "
+        f"95% intervals; seed {config['seed']}; deal sets per table "
         + ", ".join(f"{p}p {n:,}" for p, n in search["deal_sets_per_table"].items()) + "; games played "
         + ", ".join(f"{p}p {n:,}" for p, n in games.items())
         + f"; built-ins' section: {', '.join(f'{p}p {n:,}' for p, n in config['deal_sets_per_table'].items())}",
         fontsize=9)
-    fig.tight_layout()
-    return fig
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -290,7 +290,7 @@ def run(settings: Settings = Settings(), log=print) -> tuple[ExperimentOutput, p
 def plot(curve: pd.DataFrame, config: dict):
     """The learning curve with its 95% band and the references (random and greedy in the learner's place), in
     full and zoomed on greedy's level."""
-    from golfsim.runs.figures import fit_suptitle, fit_title
+    from golfsim.runs.figures import captioned
 
     settings, references = config["settings"], config["reference_points_per_hole"]
     fig, axes = subplots(1, 2, figsize=(11, 4.8))
@@ -311,13 +311,10 @@ def plot(curve: pd.DataFrame, config: dict):
                f"{settings['updates'] * settings['batch']:,} training episodes; each point: "
                f"{settings['eval_deals']} evaluation deal sets x 2 seats (seed {config['eval_seed']}, never trained "
                "on); at 0 episodes the weights are zero and the arg-max takes the first legal action")
-    for _ in range(2):
-        fit_title(axes[0], f"REINFORCE, linear softmax ({len(config['features'])} features), against greedy; 2 "
-                           "players, default rules, one hole per episode", fontsize=10)
-        fit_title(axes[1], "the same, zoomed on greedy's level", fontsize=10)
-        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
-        fig.tight_layout(rect=(0, 0.06, 1, 1))
-    return fig
+    return captioned(fig, [
+        (axes[0], f"REINFORCE, linear softmax ({len(config['features'])} features), against greedy; 2 players, "
+                  "default rules, one hole per episode", 10),
+        (axes[1], "the same, zoomed on greedy's level", 10)], caption, room=0.06)
 
 
 def main(argv=None):

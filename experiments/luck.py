@@ -84,6 +84,7 @@ from golfsim.experiments import luck_measures as lm
 from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 from golfsim.experiments.ladder import TUNED_EV, agent_color
 from golfsim.experiments.variants import VARIANTS, variant_rules
+from golfsim.runs.figures import titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers
 
@@ -454,13 +455,11 @@ def plot_luck(table: pd.DataFrame, config: dict):
     axes[0].set_ylabel("rule variant (one option changed from the default rules)")
     axes[0].invert_yaxis()
     axes[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(
-        "Luck against skill under each rule variant: duplicate deals, the stronger agent in each seat in turn "
-        "(variance components; chance level at 4 players is 25%)\n"
+    return titled(
+        fig, "Luck against skill under each rule variant: duplicate deals, the stronger agent in each seat in turn "
+        "(variance components; chance level at 4 players is 25%)",
         f"error bars: 95% intervals (bootstrap over deal sets for shares and holes); {config['deal_sets']:,} deal "
-        f"sets per point ({config['mc_deal_sets']:,} for mc); seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+        f"sets per point ({config['mc_deal_sets']:,} for mc); seed {config['seed']}")
 
 
 def plot_win_curve(table: pd.DataFrame, config: dict):
@@ -489,12 +488,11 @@ def plot_win_curve(table: pd.DataFrame, config: dict):
         ax.set_title(f"{players} players (dotted: chance)", fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(
-        "Default rules: how many holes skill needs; blocks of nine-hole duplicate games (18 holes: two games "
-        f"joined)\nerror bars: 95% t-intervals over deal sets; {config['deal_sets']:,} deal sets per pair "
-        f"({config['mc_deal_sets']:,} for mc); seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return titled(
+        fig, "Default rules: how many holes skill needs; blocks of nine-hole duplicate games (18 holes: two games "
+        "joined)",
+        f"error bars: 95% t-intervals over deal sets; {config['deal_sets']:,} deal sets per pair "
+        f"({config['mc_deal_sets']:,} for mc); seed {config['seed']}")
 
 
 def plot_analytics(extra: pd.DataFrame, config: dict):
@@ -525,13 +523,11 @@ def plot_analytics(extra: pd.DataFrame, config: dict):
     axes[0].set_ylabel("rule variant (one option changed from the default rules)")
     axes[0].invert_yaxis()
     axes[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(
-        f"Game analytics of each rule variant: {config['analytics_agent']} in every seat, counted by the compiled "
-        "kernel (measures after Browne and Maire 2010 / Ludii)\n"
+    return titled(
+        fig, f"Game analytics of each rule variant: {config['analytics_agent']} in every seat, counted by the "
+        "compiled kernel (measures after Browne and Maire 2010 / Ludii)",
         f"error bars: 95% t-intervals over games; {config['analytics_games']:,} games per point; "
-        f"seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+        f"seed {config['seed']}")
 
 
 def plot_seats(extra: pd.DataFrame, config: dict):
@@ -554,12 +550,10 @@ def plot_seats(extra: pd.DataFrame, config: dict):
     axes[0].axhline(0, color="k", lw=0.8)
     axes[1].plot(p, 100 / p, "k:", lw=1, label="fair share (1/players)")
     axes[1].legend(fontsize=8)
-    fig.suptitle(
-        f"Seat advantage under the default rules (decks auto), {config['analytics_agent']} in every seat\n"
+    return titled(
+        fig, f"Seat advantage under the default rules (decks auto), {config['analytics_agent']} in every seat",
         f"error bars: 95% t-intervals over games; {config['analytics_games']:,} games per point; "
-        f"seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+        f"seed {config['seed']}")
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -42,6 +42,7 @@ from golfsim.experiments.variants import (
     self_play_tasks,
 )
 from golfsim.experiments.variants import summary as variants_summary
+from golfsim.runs.figures import titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
@@ -193,16 +194,12 @@ def plot(table: pd.DataFrame, config: dict):
         ax.legend(fontsize=7, title="self-play agent" if col != "vs_anchor" else "agent", title_fontsize=7)
     axes.flat[4].axhline(0, color="k", lw=1)
     axes.flat[5].axhline(0, color="k", lw=1)
-    from golfsim.runs.figures import fit_suptitle
-
-    fit_suptitle(
-        fig,
-        "Player count from 2 to 8: default rules, each agent in every seat (self-play); last panel: one agent "
-        f"among {config['anchor']} players\nerror bars: 95% intervals; {config['self_play_games']:,} self-play "
-        f"games of 9 holes per point, {config['gauntlet_deal_sets']:,} gauntlet deal sets x every seat rotation "
-        f"per player count; seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return titled(
+        fig, "Player count from 2 to 8: default rules, each agent in every seat (self-play); last panel: one agent "
+        f"among {config['anchor']} players",
+        f"error bars: 95% intervals; {config['self_play_games']:,} self-play games of 9 holes per point, "
+        f"{config['gauntlet_deal_sets']:,} gauntlet deal sets x every seat rotation per player count; "
+        f"seed {config['seed']}")
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -235,7 +235,7 @@ def plot(table: pd.DataFrame, config: dict):
     lie close together in speed, where labels beside the points would cover each other's intervals."""
     import matplotlib
 
-    from golfsim.runs.figures import fit_suptitle, fit_title
+    from golfsim.runs.figures import captioned
 
     fair = table[(table.opponent == REFERENCE) & ~table.sees_hidden_cards]
     oracle = table[table.sees_hidden_cards]
@@ -282,14 +282,11 @@ def plot(table: pd.DataFrame, config: dict):
     caption = (f"error bars: 95% paired t-intervals over deal sets; {size_text} deal sets per point (each in both "
                f"seat orders; per point in table.md); seed {config['seed']}; speeds from CPU time on a shared, "
                f"loaded {config['cpu_count']}-core machine, {config['threads']} threads")
-    for _ in range(2):  # wrapping the titles changes the layout, which changes the room they have
-        fit_title(ax, "Strength against speed: each mc setting and the reference agents against ev, 2 players, "
-                      "duplicate deals, default rules (1 deck, 9 holes, immediate end)", fontsize=9)
-        fit_title(ax_oracle, f"value of hidden information: oracle {HIDDEN_MARK.upper()} against ev and mc, "
-                             "same rules", fontsize=9)
-        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
-        fig.tight_layout(rect=(0, 0.04, 1, 1))
-    return fig
+    return captioned(fig, [
+        (ax, "Strength against speed: each mc setting and the reference agents against ev, 2 players, duplicate "
+             "deals, default rules (1 deck, 9 holes, immediate end)", 9),
+        (ax_oracle, f"value of hidden information: oracle {HIDDEN_MARK.upper()} against ev and mc, same rules", 9)],
+        caption, room=0.04)
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:

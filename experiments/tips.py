@@ -336,7 +336,7 @@ def plot(table: pd.DataFrame, config: dict):
     plot, where they cannot cover an interval."""
     import matplotlib.pyplot as plt
 
-    from golfsim.runs.figures import fit_suptitle, fit_title
+    from golfsim.runs.figures import captioned
 
     keys = list(dict.fromkeys(table.tip))
     fig, ax = plt.subplots(figsize=(11, 0.55 * len(keys) + 2.4))
@@ -373,11 +373,7 @@ def plot(table: pd.DataFrame, config: dict):
                + (f" ({config['learned_games_per_cell']:,} for the learned player learned-tips)"
                   if config.get("learned_games_per_cell") else "")
                + f", tested seat rotated; seed {config['seed']}")
-    for _ in range(2):  # the wrapped title and caption change the layout, which changes the room they have
-        fit_title(ax, title, fontsize=10)
-        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
-        fig.tight_layout(rect=(0, 0.05, 1, 1))
-    return fig
+    return captioned(fig, [(ax, title, 10)], caption, room=0.05)
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -43,6 +43,7 @@ from golfsim.experiments.common import (
     subplots,
 )
 from golfsim.experiments.ladder import agent_color, builtin_agents
+from golfsim.runs.figures import titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers
 from golfsim.tournament import TournamentPlan, plan_tournament, reduce_tournament
@@ -358,16 +359,11 @@ def plot(table: pd.DataFrame, config: dict):
     axes[0].set_ylabel("rule variant (one option changed from the default game)")
     axes[0].invert_yaxis()
     axes[0].legend(title="self-play agent", fontsize=7, title_fontsize=7, loc="lower left")
-    from golfsim.runs.figures import fit_suptitle
-
-    fit_suptitle(
-        fig,
-        f"Variant effects on the deal: {config['players']} players, each agent in every seat (self-play), "
-        "one rule option changed at a time (dotted lines: default game)\n"
-        f"error bars: 95% intervals; {config['self_play_games']:,} games of 9 holes per point "
-        f"(18 for holes=18); seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return titled(
+        fig, f"Variant effects on the deal: {config['players']} players, each agent in every seat (self-play), "
+        "one rule option changed at a time (dotted lines: default game)",
+        f"error bars: 95% intervals; {config['self_play_games']:,} games of 9 holes per point (18 for holes=18); "
+        f"seed {config['seed']}")
 
 
 def plot_ranking(table: pd.DataFrame, config: dict):
@@ -394,16 +390,12 @@ def plot_ranking(table: pd.DataFrame, config: dict):
     axes[0].invert_yaxis()
     axes[0].legend(title="agent (ranking at right)", fontsize=7, title_fontsize=7, loc="lower left")
     some = next(iter(config["round_robin"].values()))
-    from golfsim.runs.figures import fit_suptitle
-
-    fit_suptitle(
-        fig,
-        f"Agent ranking under each rule variant (one option changed from the default rules): {config['players']}-"
-        "player round robin of every built-in agent on duplicate deals (dotted lines: default game)\n"
+    return titled(
+        fig, f"Agent ranking under each rule variant (one option changed from the default rules): "
+        f"{config['players']}-player round robin of every built-in agent on duplicate deals (dotted lines: default "
+        "game)",
         f"error bars: 95% intervals; {config['round_robin_deal_sets']:,} deal sets x {some['seat_orders']} seat "
-        f"orders = {some['games_played']:,} games of 9 holes per variant; seed {config['seed']}", fontsize=10)
-    fig.tight_layout()
-    return fig
+        f"orders = {some['games_played']:,} games of 9 holes per variant; seed {config['seed']}")
 
 
 def summary(table: pd.DataFrame, by: str = "variant", rank: str = "rr_rank", order_label: str = "ranking"

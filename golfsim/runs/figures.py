@@ -1,4 +1,5 @@
-"""Small helpers every figure uses: titles wrapped to fit their axes, and number labels set beside a plot.
+"""Small helpers every figure uses: titles wrapped to fit their axes, the title and caption that end a figure, and
+number labels set beside a plot.
 
 Nothing here plays games; the figures themselves live with the experiments, the sweep and the tuning report.
 """
@@ -36,6 +37,48 @@ def fit_suptitle(fig, text: str, fontsize: float = 10, **kwargs):
         if title.get_window_extent(renderer).width <= 0.92 * fig.bbox.width or width <= 20:
             return title
         width = max(20, int(width * 0.9))
+
+
+def titled(fig, title: str, caption: str, fontsize: float = 10):
+    """End a figure with its title over a line that says how it was measured; return the figure.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The drawn figure.
+    title : str
+        What was compared, and under which rules.
+    caption : str
+        The intervals, the sample size and the seed (one or more lines).
+    fontsize : float
+        Of the title and caption, which are wrapped to the figure's width (:func:`fit_suptitle`).
+    """
+    fit_suptitle(fig, f"{title}\n{caption}", fontsize=fontsize)
+    fig.tight_layout()
+    return fig
+
+
+def captioned(fig, titles, caption: str, room: float):
+    """End a figure with titles over its axes and a caption along its bottom edge; return the figure.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The drawn figure.
+    titles : iterable of (matplotlib.axes.Axes, str, float)
+        Each axes' title and font size, wrapped to the axes' width (:func:`fit_title`).
+    caption : str
+        The intervals, the sample size and the seed, in small type below the axes.
+    room : float
+        The fraction of the figure's height kept free for the caption.
+    """
+    titles = list(titles)
+    for _ in range(2):  # wrapping the titles changes the layout, which changes the room they have
+        for ax, text, fontsize in titles:
+            fit_title(ax, text, fontsize=fontsize)
+        fit_suptitle(fig, caption, fontsize=8, y=0.005, va="bottom")
+        fig.tight_layout(rect=(0, room, 1, 1))
+    return fig
 
 
 def _renderer(fig):
