@@ -78,8 +78,8 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                     continue
                 apply_action(pub, hid, rules, deal_rng, a)
             bad = False
-            # simulate.play_game's decision step, written out again because this loop must stop at an outside seat
-            # and keep its place (an inlined leaf shared with play_game would put that test in the batch hot loop)
+            # simulate.play_game's decision step, written out here: this loop also stops at an outside seat (to be
+            # decided from Python) and, on an illegal move, abandons only this slot's game
             while pub[PHASE] != DONE:
                 p = np.int64(pub[CURRENT])
                 if outside[p]:
