@@ -25,20 +25,27 @@ def run(path: Path | str, games: str | None = None, timeout: int | None = None):
 
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
-    before = os.environ.get(NOTEBOOK_GAMES_ENV)
-    if games is None:
-        os.environ.pop(NOTEBOOK_GAMES_ENV, None)
-    else:
-        os.environ[NOTEBOOK_GAMES_ENV] = str(games)  # the kernel inherits this process's environment
+    # the kernel inherits this process's environment: the size, and matplotlib's inline backend (MPLBACKEND=Agg, as
+    # CI sets it, would make plt.show() draw nothing into the notebook)
+    kernel_env = {NOTEBOOK_GAMES_ENV: None if games is None else str(games),
+                  "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    before = {name: os.environ.get(name) for name in kernel_env}
     try:
+        for name, value in kernel_env.items():
+            _set(name, value)
         NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     finally:
-        if before is None:
-            os.environ.pop(NOTEBOOK_GAMES_ENV, None)
-        else:
-            os.environ[NOTEBOOK_GAMES_ENV] = before
+        for name, value in before.items():
+            _set(name, value)
     return notebook
+
+
+def _set(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def execute(path: Path | str, games: str | None = None, timeout: int | None = None) -> Path:

@@ -437,6 +437,14 @@ class Game:
         legal_mask(self.pub, self.packed, self._mask)
         return self._mask.copy()
 
+    def _repr_svg_(self) -> str | None:
+        """A picture of the table in Jupyter (:mod:`golfsim.view.svg`); none before the first deal."""
+        if not self.started:
+            return None
+        from golfsim.view.svg import from_game
+
+        return from_game(self).to_svg()
+
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids (empty when the hole is over)."""
         return [int(a) for a in np.flatnonzero(self.action_mask())]

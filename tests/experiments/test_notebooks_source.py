@@ -1,5 +1,6 @@
 """The notebooks as a researcher reads them: plots drawn from the result DataFrames in their own cells (never a
-picture saved by an experiment module), tables rounded to what their intervals support. nbmake executes them."""
+picture saved by an experiment module), tables rounded to what their intervals support. test_notebook_outputs.py
+executes them."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -46,6 +47,8 @@ def hint(
              "last hole of the game the chance of losing the game on totals.")] = 1,
     rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", help="Also write a picture of the position to this SVG file (best move under it).")] = None,
 ):
     from golfsim.coach.hint import hint as ask
     from golfsim.coach.hint import print_hint
@@ -55,6 +58,10 @@ def hint(
     rules = rule_flags.rules(where.players)
     pub = where.to_pub(rules)
     answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
+    if svg is not None:
+        from golfsim.view.svg import write_position
+
+        write_position(svg, where, rules, answer)
     if format is ScoreFormat.json:
         print(json.dumps({"position": where.text(), "rules": rules.to_dict(), **answer.to_dict()}))
         return
