@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.errors import check_agent_errors
@@ -89,7 +89,7 @@ def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, age
         choices[h] = n_choice
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_counted_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                        hole_scores, turns, enders, reasons, errors, sees, decisions, legal, choices,
                        pub, hid, deal_rng, agent_rng, totals, scores, sight):

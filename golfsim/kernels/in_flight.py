@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
 from golfsim.core.rng import deal_state, uniform
@@ -110,7 +110,7 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
     return waiting
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, agent_seed, first_game, n_games,
                   next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
                   hole_scores, turns, enders, reasons, errors):
@@ -121,7 +121,7 @@ def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, a
                       scores, sight, hole_scores, turns, enders, reasons, errors)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed,
                                     first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs,
                                     agent_rngs, totals, scores, sight, hole_scores, turns, enders, reasons, errors):
@@ -132,7 +132,7 @@ def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, 
                       hole_scores, turns, enders, reasons, errors)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observations, masks, randoms):
     """For every slot whose ``seat`` must decide: its index into ``slots``, the seat's observation vector
     (:func:`golfsim.game.observation.encode`) into ``observations``, its legal-action mask into ``masks`` and one
@@ -150,7 +150,7 @@ def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observatio
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def gather_masks(rules, pubs, slot_game, actions, seat, slots, masks):
     """For every slot whose ``seat`` must decide and has no action yet: its index into ``slots`` and its legal-action
     mask into ``masks``; returns how many. (Unlike :func:`gather_decisions`, nothing is drawn from the agent
