@@ -144,11 +144,3 @@ def play_counted(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     check_agent_errors(errors, [a.label for a in table.agents], first_game)
     return CountedBatch(first_game, hole_scores, turns, enders, reasons, **counts)
 
-
-def play_counted_task(table: Table, task) -> CountedBatch:
-    """:func:`play_counted` for a :class:`golfsim.runs.tasks.Task` (its ``play`` hook), in chunks that stop with
-    the run (:func:`golfsim.runs.tasks.play_in_chunks`)."""
-    from golfsim.runs.tasks import play_in_chunks
-
-    return play_in_chunks(task, lambda first, n: play_counted(table, n, task.seed, agent_seed=task.agent_seed,
-                                                               first_game=first))

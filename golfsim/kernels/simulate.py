@@ -7,7 +7,6 @@ size or the order the games run in, and two runs with different agents but the s
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from golfsim.core.spec import (
     TRUNCATED,
 )
 from golfsim.core.worlds import fill_sight, sight_size, stack_like
+from golfsim.kernels.batch import Batch
 from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
 from golfsim.kernels.self_play import compact_rules, play_games_greedy_compact, play_games_random_compact
 
@@ -256,39 +256,6 @@ def thread_count(threads: int | None) -> int:
     if threads > max_threads():
         raise ValueError(f"threads={threads} but this machine allows at most {max_threads()}")
     return int(threads)
-
-
-@dataclass
-class Batch:
-    """Raw results of games ``first_game ..`` (arrays indexed by game, hole, seat)."""
-
-    first_game: int
-    hole_scores: np.ndarray  # int16 [n, holes, players]
-    turns: np.ndarray  # int16 [n, holes]
-    enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
-    reasons: np.ndarray  # int8 [n, holes], END_REASON codes
-    #: Wall and CPU seconds of the thread that played the games, when it measured them
-    #: (:func:`golfsim.runs.tasks.play_in_chunks`); 0 otherwise.
-    seconds: float = 0.0
-    cpu_seconds: float = 0.0
-
-    @property
-    def totals(self) -> np.ndarray:
-        return self.hole_scores.sum(axis=1, dtype=np.int32)
-
-    @classmethod
-    def concat(cls, parts: Sequence[Batch]) -> Batch:
-        """Consecutive batches (in game order) as one: their arrays one after another, their seconds added (a
-        subclass's array fields too)."""
-        values = {}
-        for f in dataclasses.fields(cls):
-            if f.name == "first_game":
-                values[f.name] = parts[0].first_game
-            elif f.name in ("seconds", "cpu_seconds"):
-                values[f.name] = sum(getattr(b, f.name) for b in parts)
-            else:
-                values[f.name] = np.concatenate([getattr(b, f.name) for b in parts])
-        return cls(**values)
 
 
 def _check_count(name, value, allow_zero=False):
