@@ -13,14 +13,14 @@ def _umask() -> int:
 
 
 def write_text(path, text: str, what: str = "the picture") -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through :class:`golfsim.runs.atomic.AtomicFile`.
+    """Write ``text`` (UTF-8) to ``path`` through :class:`golfsim.atomic.AtomicFile`.
 
     Raises
     ------
     ValueError
         One line naming the file and the cause (a missing folder, a read-only or full disk, a directory).
     """
-    from golfsim.runs.atomic import AtomicFile, os_error_text
+    from golfsim.atomic import AtomicFile, os_error_text
 
     target = Path(path)
     if not str(target.parent) or not target.parent.is_dir():

@@ -254,7 +254,7 @@ def render(view: TableView, template: bool = False) -> str:
     in a row, the seat to move highlighted, pairs ringed in green.
 
     ``template`` draws every card front and back, every pair ring (hidden unless a pair) and the drawn card's place,
-    for a page that shows other positions by changing classes and texts (:mod:`golfsim.view.replay_html`).
+    for a page that shows other positions by changing classes and texts (:mod:`golfsim.logs.replay_html`).
     """
     seats = len(view.layouts)
     per_row = min(seats, PANELS_PER_ROW)

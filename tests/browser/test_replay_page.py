@@ -8,8 +8,8 @@ import time
 import pytest
 
 from golfsim.core.rules import Rules
+from golfsim.logs.replay_html import write_page
 from golfsim.logs.trace import log_games, read_log
-from golfsim.view.replay_html import write_page
 from tests.browser.layout import box, overlap, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -29,7 +29,7 @@ def replay(
 
     opened = read_log(log)
     if html is not None:
-        from golfsim.view.replay_html import write_page
+        from golfsim.logs.replay_html import write_page
 
         write_page(html, opened, game)
         print(f"wrote {html}: game {game} of {log.name}, step through it in a browser")

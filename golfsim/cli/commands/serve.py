@@ -31,7 +31,7 @@ def serve(
         raise ValueError(f"cannot save games to {save_dir}: it is not a folder")
     if not 0 < port < 65536:
         raise ValueError(f"--port must be 1 to 65535, got {port}")
-    from golfsim.runs.atomic import check_writable
+    from golfsim.atomic import check_writable
 
     check_writable(save_dir / ".golfsim-serve-probe", "the games", "--save-dir")
     print(f"golfsim serve: open http://{host}:{port}/ (games saved in {save_dir}; Ctrl-C stops)", flush=True)

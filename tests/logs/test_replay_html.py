@@ -9,8 +9,8 @@ import re
 import pytest
 
 from golfsim.core.rules import Rules
+from golfsim.logs.replay_html import CARD_CHARS, decision_view, page
 from golfsim.logs.trace import log_games, read_log
-from golfsim.view.replay_html import CARD_CHARS, decision_view, page
 from tests.support import run_golfsim
 
 
