@@ -53,6 +53,9 @@ def _seating(log: LogFile, game: int) -> list[str]:
 def replay_hole(log: LogFile, game: int, hole: int, totals) -> tuple[list[Decision], Game]:
     """The decisions of hole ``hole`` (from 1) of logged game ``game``, with the game after the last one.
 
+    A hole the log stops in (a game saved part-way, by ``golfsim play`` or ``golfsim serve``) gives its decisions
+    so far, the game not over; a finished hole's replayed scores must equal the logged ones.
+
     Raises
     ------
     LogError
@@ -63,8 +66,8 @@ def replay_hole(log: LogFile, game: int, hole: int, totals) -> tuple[list[Decisi
     rows = log.deal(game, hole - 1)
     decisions = rows[rows["kind"] == "decision"]
     ends = rows[rows["kind"] == "deal_end"]
-    if len(ends) != 1:
-        raise LogError(f"game {game}, hole {hole} of {log.path.name} has no deal end: the run stopped in it")
+    if len(ends) > 1:
+        raise LogError(f"game {game}, hole {hole} of {log.path.name} has {len(ends)} deal ends")
     g = Game(log.rules, log.seed, game=int(rows["deal_set"].iloc[0]))
     g.start_hole(hole - 1, totals=np.asarray(totals, dtype=np.int64))
     out = []
@@ -78,6 +81,10 @@ def replay_hole(log: LogFile, game: int, hole: int, totals) -> tuple[list[Decisi
         words = [_words(describe_move, pub, log.rules, a, opening) for a in legal]
         out.append(Decision(hole, int(seat), agent, int(action), pub, legal, words[legal.index(int(action))], words))
         g.step(int(action))
+    if ends.empty:
+        if g.hole_over:
+            raise LogError(f"game {game}, hole {hole}: the logged moves end the hole but the log has no deal end")
+        return out, g
     logged = [int(ends.iloc[0][f"score_{p}"]) for p in range(log.rules.players)]
     if not g.hole_over or g.scores != logged:
         raise LogError(f"game {game}, hole {hole}: replaying the logged actions does not give the logged scores")
@@ -132,6 +139,8 @@ def game_steps(log: LogFile, game: int) -> tuple[list[dict], list[str], list[str
             steps.append(_step(view, hole, int(d.pub[TURN]), PHASE_NAMES[int(d.pub[PHASE])],
                                f"{names[d.seat]}: {d.move}", [word(w) for w in d.alternatives],
                                d.legal.index(d.action), word))
+        if not g.hole_over:
+            break  # the log stops in this hole: the page ends on its last decision
         end = from_pub(g.pub, log.rules, names)
         scores = g.scores
         steps.append(_step(end, hole, int(g.pub[TURN]), "done",
@@ -247,6 +256,8 @@ def page(log: LogFile, game: int = 0) -> str:
         When the game is not in the log, or its moves do not replay.
     """
     steps, words, names = game_steps(log, game)
+    if not steps:
+        raise LogError(f"game {game} of {log.path.name} has no decision yet: nothing to step through")
     players = log.rules.players
     template = TableView(layouts=[[HIDDEN] * 6 for _ in range(players)], names=names, rules=log.rules,
                          stock=0, totals=[0] * players)

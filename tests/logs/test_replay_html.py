@@ -57,6 +57,23 @@ def test_a_logged_decision_has_a_picture_with_its_move(log):
     assert "<svg" in view.to_svg()
 
 
+def test_a_game_saved_part_way_steps_to_its_last_decision(tmp_path):
+    from golfsim.game.game import Game
+    from golfsim.logs.trace import write_game
+
+    game = Game(Rules(holes=3), seed=4)
+    game.start_hole()
+    while not game.hole_over:
+        game.step(game.legal_actions()[0])
+    game.start_hole()
+    for _ in range(7):  # into the second hole, then the tab is closed
+        game.step(game.legal_actions()[-1])
+    data = steps_of(page(read_log(write_game(tmp_path / "part.parquet", game, ["you", "ev"], partial=True)), 0))
+    decisions = [e for e in game.history if e.kind != "hole_end"]
+    assert len(data["steps"]) == len(decisions) + 1  # one deal end: the second hole has none yet
+    assert [s["p"] for s in data["steps"]].count("done") == 1 and data["steps"][-1]["h"] == 2
+
+
 def test_text_in_a_page_cannot_end_its_script(log):
     html = page(log, 0)
     assert html.count("</script>") == 2  # the data and the script, nothing inside the JSON closes a tag
