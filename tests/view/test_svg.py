@@ -117,8 +117,9 @@ def test_score_and_hint_write_their_pictures(tmp_path):
     done = run_golfsim("score", "8 K 2 / 8 Q 2", "--svg", tmp_path / "score.svg")
     assert done.returncode == 0, done.stderr
     assert pairs((tmp_path / "score.svg").read_text()) == [(0, 0), (0, 2)]
+    # a cold start compiles mc's search, minutes on a loaded machine
     done = run_golfsim("hint", "me: 5 ? 9 / K ? 9; opp: ? 7 ? / ? ? ?; discard: 9 3; drawn: Q", "--samples", "20",
-                       "--svg", tmp_path / "hint.svg")
+                       "--svg", tmp_path / "hint.svg", timeout=900)
     assert done.returncode == 0, done.stderr
     svg = (tmp_path / "hint.svg").read_text()
     seats, piles = cards(svg)
