@@ -17,9 +17,9 @@ import pytest
 VIEWPORT = {"width": 1000, "height": 800}
 
 
-def chromium() -> str | None:
-    path = os.environ.get("GOLFSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    return path if Path(path).is_file() else None
+def chromium_path() -> str:
+    """Where the tests look for Chromium: ``GOLFSIM_CHROMIUM``, else ``chromium`` on the PATH, else Debian's place."""
+    return os.environ.get("GOLFSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 def _missing(reason: str):
@@ -34,9 +34,9 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         _missing("Playwright is not installed: pip install -e '.[browser]'")
-    path = chromium()
-    if path is None:
-        _missing("no Chromium at /usr/bin/chromium: apt-get install chromium (or set GOLFSIM_CHROMIUM to its path)")
+    path = chromium_path()
+    if not Path(path).is_file():
+        _missing(f"no Chromium at {path}: apt-get install chromium (or set GOLFSIM_CHROMIUM to its path)")
     with sync_playwright() as p:
         # --no-sandbox: the suite may run as root (CI containers), where Chromium's sandbox refuses to start
         launched = p.chromium.launch(executable_path=path, args=["--no-sandbox"], timeout=60_000)
