@@ -90,21 +90,8 @@ from golfsim.agents.learned import learned_one_ply_act
 from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, is_legal, score_cards
 from golfsim.core.rng import mix64, next_u64
-from golfsim.core.rules import (
-    CURRENT,
-    DONE,
-    HOLE,
-    MAX_TURN_CAP,
-    NUM_ACTIONS,
-    OPEN,
-    PHASE,
-    R_FOUR_BONUS,
-    R_HOLES,
-    R_OFF_TOTALS,
-    R_OFF_VIEW,
-    R_PLAYERS,
-    TURN,
-)
+from golfsim.core.rules import MAX_TURN_CAP, R_FOUR_BONUS, R_HOLES, R_OFF_TOTALS, R_OFF_VIEW, R_PLAYERS
+from golfsim.core.spec import CURRENT, DONE, HOLE, NUM_ACTIONS, OPEN, PHASE, TURN
 from golfsim.core.worlds import (
     MAX_CARDS,
     MAX_HID_SIZE,

@@ -31,8 +31,6 @@ exits with status 130.
 from __future__ import annotations
 
 import os
-from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -66,34 +64,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
 )
 """golfsim's experiments, as ``golfsim experiment`` discovers them (the ``golfsim.experiments`` entry point)."""
 
-#: Experiment name -> module path.
-REGISTRY: dict[str, str] = {e.name: e.module for e in EXPERIMENTS}
-
-#: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = tuple(e.name for e in EXPERIMENTS if e.in_all)
-
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"
 NOTEBOOK_DEFAULT_GAMES = 200
-
-
-def names() -> list[str]:
-    """Every experiment name, ``all`` first."""
-    return ["all", *REGISTRY]
-
-
-def load(name: str) -> ModuleType:
-    """The module of experiment ``name``.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name, listing the experiments.
-    """
-    key = str(name).strip().lower()
-    if key not in REGISTRY:
-        raise ValueError(f"unknown experiment {name!r}; choose one of: {', '.join(names())}")
-    return import_module(REGISTRY[key])
 
 
 def source_fingerprint() -> dict[str, str]:

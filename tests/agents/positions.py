@@ -29,13 +29,6 @@ from golfsim.agents.dispatch import act
 from golfsim.core.cards import parse_card
 from golfsim.core.engine import apply_action, deal_from_deck, is_legal
 from golfsim.core.rules import (
-    CURRENT,
-    DISCARD_N,
-    DRAW_STOCK,
-    ENDER,
-    FINAL_LEFT,
-    OPEN,
-    PHASE,
     R_HID_SIZE,
     R_HID_STOCK,
     R_OFF_DISCARD,
@@ -43,12 +36,21 @@ from golfsim.core.rules import (
     R_OFF_UNSEEN,
     R_OFF_VIEW,
     R_PUB_SIZE,
+    Rules,
+)
+from golfsim.core.spec import (
+    CURRENT,
+    DISCARD_N,
+    DRAW_STOCK,
+    ENDER,
+    FINAL_LEFT,
+    OPEN,
+    PHASE,
     RECYCLES,
     START,
     STOCK_N,
     THROW_DRAWN,
     TURN,
-    Rules,
     action_name,
 )
 

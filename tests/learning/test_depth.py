@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from golfsim.agents import parse_agent
-from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import TRUNCATED
 from golfsim.kernels.simulate import Table, iter_batches
 
 

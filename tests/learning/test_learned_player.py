@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from golfsim.agents import parse_agent
-from golfsim.core.rules import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 from tests.agents.positions import position
 
 
