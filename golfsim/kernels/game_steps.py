@@ -15,11 +15,12 @@ game's output rows are :class:`HoleRows`. The steps:
 - :func:`note_illegal`: what the kernels report of an illegal action;
 - :func:`count_decision`: a decision's legal moves counted into :class:`DecisionCounts` (game analytics).
 
-The game loops (:mod:`golfsim.kernels.simulate`, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.counted`,
-:mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`, :mod:`~golfsim.kernels.bot_loop`) are
-these steps plus what each one adds (recording, counting, stopping at a seat played from Python); the steps are
-leaves (:data:`golfsim._numba.jit.leaf`), inlined into each loop, so sharing them costs nothing (and the tuples are
-taken apart by the compiler). A rule option is added in :mod:`golfsim.core.engine` or here, never in a loop.
+The game loops (:mod:`golfsim.kernels.simulate`'s, which the counted kernel of :mod:`~golfsim.kernels.counted` plays
+too, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`,
+:mod:`~golfsim.kernels.bot_loop`) are these steps plus what each one adds (recording, counting, stopping at a seat
+played from Python); only the compact self-play kernels of :mod:`~golfsim.kernels.self_play` keep their own copy
+of a turn, for speed, and only under the rules they name. The steps are leaves (:data:`golfsim._numba.jit.leaf`),
+inlined into each loop, so sharing them costs nothing (and the tuples are taken apart by the compiler). A rule option is added in :mod:`golfsim.core.engine` or here, never in a loop.
 """
 
 from __future__ import annotations
