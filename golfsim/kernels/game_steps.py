@@ -20,7 +20,8 @@ too, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~g
 :mod:`~golfsim.kernels.bot_loop`) are these steps plus what each one adds (recording, counting, stopping at a seat
 played from Python); only the compact self-play kernels of :mod:`~golfsim.kernels.self_play` keep their own copy
 of a turn, for speed, and only under the rules they name. The steps are leaves (:data:`golfsim._numba.jit.leaf`),
-inlined into each loop, so sharing them costs nothing (and the tuples are taken apart by the compiler). A rule option is added in :mod:`golfsim.core.engine` or here, never in a loop.
+inlined into each loop, so sharing them costs nothing (and the tuples are taken apart by the compiler). A rule
+option is added in :mod:`golfsim.core.engine` or here, never in a loop.
 """
 
 from __future__ import annotations
