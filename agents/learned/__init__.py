@@ -25,6 +25,7 @@ from __future__ import annotations
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
 from golfsim.agents.learned.deep import decide_deep
+from golfsim.agents.learned.endgame import decide_exact
 from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.policy import decide
 
@@ -36,6 +37,12 @@ PARAMS = (
     Param("depth", 1.0, "search depth: 1 the one-ply expectimax; 2 also the cards chance brings next and the "
                         "opponent's reply (two players; three or more play depth 1)", low=1, high=2, kind="int",
           minimum=1, maximum=2),
+    Param("level", 1.0, "depth 2 only: 1 compares the moves the opponent answers with going out on depth 1's level "
+                        "(the fix of issue 40); 0 the raw depth-2 values, which go out too often", kind="bool"),
+    Param("blend", 1.0, "experimental", low=0, high=1, minimum=0, maximum=1),
+    Param("exact", 0.0, "1: where the end of the deal is valued exactly (the last turn; going out at two players "
+                        "under one last turn), play by the exact values (golfsim.agents.learned.endgame)",
+          kind="bool"),
 )
 """``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays depth 1)."""
 
@@ -55,7 +62,9 @@ def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
     action = learned_one_ply_act(pub, rules, params, agent_rng, player)
     if params[0] >= 2.0:
-        return decide_deep(pub, rules, WEIGHTS, player, action)
+        action = decide_deep(pub, rules, WEIGHTS, player, action, params[1] >= 0.5, params[2])
+    if params[3] >= 0.5:
+        action = decide_exact(pub, rules, WEIGHTS, player, action)
     return action
 
 

@@ -42,3 +42,25 @@ def test_depth_two_changes_some_choices_at_two_players():
 def test_the_depth_is_one_or_two(text):
     with pytest.raises(ValueError, match="depth"):
         parse_agent(text)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_exact_endgame_plays_whole_deals_legally_under_one_last_turn(players):
+    rules = Rules(end="one_last_turn", players=players, holes=1)
+    batch = _play(["learned:exact=1", "ev"] * (players // 2), rules, 150, seed=6)
+    assert batch.reasons.size == 150 and not np.any(batch.reasons == TRUNCATED)
+
+
+def test_exact_endgame_changes_nothing_under_immediate_end():
+    # going out is valued exactly by learned itself there, and there is no last turn
+    rules = Rules(holes=1)
+    exact = _play(["learned:exact=1", "ev"], rules, 200, seed=7)
+    plain = _play(["learned", "ev"], rules, 200, seed=7)
+    assert np.array_equal(exact.hole_scores, plain.hole_scores) and np.array_equal(exact.turns, plain.turns)
+
+
+def test_exact_endgame_changes_some_choices_under_one_last_turn():
+    rules = Rules(end="one_last_turn", holes=1)
+    exact = _play(["learned:exact=1", "ev"], rules, 200, seed=8)
+    plain = _play(["learned", "ev"], rules, 200, seed=8)
+    assert not np.array_equal(exact.hole_scores, plain.hole_scores)
