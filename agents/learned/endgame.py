@@ -37,7 +37,6 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset
-from golfsim.agents.learned.deep import hold_choice, start_choice
 from golfsim.agents.learned.policy import BIG, action_values, must_progress
 from golfsim.agents.learned.value import NUM_RANKS, card_counts, column_expectation, opponents_expectation
 from golfsim.core.engine import apply_action, face_down_count, is_legal, top_discard
@@ -106,6 +105,38 @@ def _hold_last(pub, rules, player, values):
     values[THROW_DRAWN] = final_value(pub, rules, player, -1, 0)  # a flip after the throw changes no expectation
     for k in range(6):
         values[PLACE_DRAWN + k] = final_value(pub, rules, player, k, card)
+
+
+@leaf
+def hold_choice(deep):
+    """``(value, action)`` of the lowest of a held card's ``values``; ties to the throw, then the lowest position."""
+    best = deep[THROW_DRAWN]
+    action = THROW_DRAWN
+    for a in range(PLACE_DRAWN, PLACE_DRAWN + 6):
+        if deep[a] < best:
+            best = deep[a]
+            action = a
+    return best, action
+
+
+@leaf
+def start_choice(deep, fallback):
+    """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
+    the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
+    best = BIG
+    action = fallback
+    for a in range(TAKE_DISCARD, TAKE_DISCARD + 6):
+        if deep[a] < best:
+            best = deep[a]
+            action = a
+    if deep[DRAW_STOCK] <= best:
+        best = deep[DRAW_STOCK]
+        action = DRAW_STOCK
+    for a in range(REVEAL, REVEAL + 6):
+        if deep[a] < best:
+            best = deep[a]
+            action = a
+    return action
 
 
 @hot
