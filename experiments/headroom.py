@@ -147,9 +147,16 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None, exe
              "there); exact changes choice: share of the phase's decisions where learned:exact=1 moves otherwise"]
     config = base_config(NAME, games=games, seed=seed, deals_per_end=deals, player=PLAYER, phases=list(PHASES))
     mark_partial(config, notes, done)
+    figures = {"figure": plot(table, config)} if len(table) else {}
+    return ExperimentOutput(NAME, table, config, figures, notes, partial=done.partial)
+
+
+def plot(table: pd.DataFrame, config: dict):
+    """Bars of the oracle regret per phase and end rule, with their 95% intervals (drawn from the table alone, so
+    :mod:`golfsim.experiments.replot` redraws it)."""
     figure, ax = subplots(figsize=(7, 3.5))
     for j, end in enumerate(ENDS):
-        part = table[table["end"] == end] if len(table) else table
+        part = table[table["end"] == end]
         if len(part):
             x = np.arange(len(part)) + (j - 0.5) * 0.35
             ax.bar(x, part["oracle_regret_per_deal"], 0.35, label=end,
@@ -159,9 +166,9 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None, exe
     ax.set_xlabel("phase of the deal (the mover's face-down cards)")
     ax.set_ylabel("regret (points per deal and seat)")
     ax.legend(title="end rule")
-    titled(figure, "learned's regret against an oracle with learned rollouts, by phase: default rules, 2 players, "
-                   "self-play", f"95% t-intervals over {deals:,} deals per end rule, seed {seed}")
-    return ExperimentOutput(NAME, table, config, {"figure": figure}, notes, partial=done.partial)
+    return titled(figure, "learned's regret against an oracle with learned rollouts, by phase: default rules, "
+                          "2 players, self-play",
+                  f"95% t-intervals over {config['deals_per_end']:,} deals per end rule, seed {config['seed']}")
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
