@@ -28,7 +28,8 @@ expectation, so the counts before the cover value them exactly. With a ``four_of
 columns, not a column score) these values are not exact and nothing here applies (:func:`exact_applies`).
 
 The states after a move are made by the rules engine (:func:`golfsim.core.engine.apply_action`) on scratch copies
-with a hidden state that holds only the card chance brings in that branch, as the learned player's depth 2 does.
+with a hidden state that holds only the card chance brings in that branch, so nothing is assumed about the rules
+here.
 """
 
 from __future__ import annotations
@@ -108,33 +109,33 @@ def _hold_last(pub, rules, player, values):
 
 
 @leaf
-def hold_choice(deep):
+def hold_choice(values):
     """``(value, action)`` of the lowest of a held card's ``values``; ties to the throw, then the lowest position."""
-    best = deep[THROW_DRAWN]
+    best = values[THROW_DRAWN]
     action = THROW_DRAWN
     for a in range(PLACE_DRAWN, PLACE_DRAWN + 6):
-        if deep[a] < best:
-            best = deep[a]
+        if values[a] < best:
+            best = values[a]
             action = a
     return best, action
 
 
 @leaf
-def start_choice(deep, fallback):
+def start_choice(values, fallback):
     """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
     the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
     best = BIG
     action = fallback
     for a in range(TAKE_DISCARD, TAKE_DISCARD + 6):
-        if deep[a] < best:
-            best = deep[a]
+        if values[a] < best:
+            best = values[a]
             action = a
-    if deep[DRAW_STOCK] <= best:
-        best = deep[DRAW_STOCK]
+    if values[DRAW_STOCK] <= best:
+        best = values[DRAW_STOCK]
         action = DRAW_STOCK
     for a in range(REVEAL, REVEAL + 6):
-        if deep[a] < best:
-            best = deep[a]
+        if values[a] < best:
+            best = values[a]
             action = a
     return action
 
