@@ -167,9 +167,9 @@ def pack_mc(choice) -> np.ndarray:
     vec[POLICIES_FLAG] = 1.0
     base, rollout = values["base"], values["rollout"]
     for role, policy in (("base", base), ("rollout", rollout)):
-        if policy.name == "learned" and policy.values[0] >= 2:
-            raise ValueError(f"agent 'mc': learned plays at depth 1 in mc's base and rollouts; {role}=({policy.label}) "
-                             "is not supported")
+        if policy.name == "learned" and policy.values[1] >= 0.5:
+            raise ValueError(f"agent 'mc': learned plays its one-ply decision in mc's base and rollouts; "
+                             f"{role}=({policy.label}) is not supported")
     vec[BASE_KIND] = POLICY_KINDS[base.name]
     vec[BASE_PARAMS:BASE_PARAMS + len(base.values)] = base.values
     vec[ROLLOUT_PARAMS:ROLLOUT_PARAMS + len(rollout.values)] = rollout.values

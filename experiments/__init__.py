@@ -15,6 +15,7 @@ name           question
 ``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
 ``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
 ``luck``       luck against skill and game analytics (branching, lead changes, decisiveness) of every variant
+``headroom``   what the learned player loses per phase against the exact endgame and an oracle (not in ``all``)
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -61,6 +62,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "variant", "golfsim.experiments.luck",
                "20,000 duplicate deal sets per pair and cell (200 for mc), 20,000 analytics games per cell",
                options=_ALL_OPTIONS),
+    Experiment("headroom", "how much the learned player loses, per phase of a deal, against the exact end of the "
+               "deal and against an oracle with learned rollouts (Python-speed: not in all)",
+               "golfsim.experiments.headroom", "2,000 self-play deals per end rule", trial_games=20,
+               options=_ALL_OPTIONS, in_all=False),
 )
 """golfsim's experiments, as ``golfsim experiment`` discovers them (the ``golfsim.experiments`` entry point)."""
 

@@ -67,6 +67,10 @@ def figures(directory: Path | str) -> dict:
         from golfsim.experiments import benchmarks
 
         return {"figure": benchmarks.plot(table, config)}
+    if name == "headroom":
+        from golfsim.experiments import headroom
+
+        return {"figure": headroom.plot(table, config)}
     if name == "learning":
         from golfsim.experiments import learning
 
