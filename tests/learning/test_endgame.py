@@ -8,7 +8,8 @@ import pytest
 
 from golfsim.agents.learned.endgame import exact_values
 from golfsim.core.engine import apply_action
-from golfsim.core.rules import (
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
     DRAW_STOCK,
@@ -27,7 +28,6 @@ from golfsim.core.rules import (
     STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
-    Rules,
 )
 from tests.agents.positions import position
 
