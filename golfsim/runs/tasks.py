@@ -14,8 +14,8 @@ and compiles what it needs once per process.
 
 :func:`run_tasks` submits the tasks to a :class:`concurrent.futures.Executor` a window at a time (a few per
 worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by default
-a thread pool with one thread per core, each task running the single-threaded compiled kernel (it releases the
-GIL), so a plan of at least as many tasks as cores keeps every core busy; :class:`Pieces` cuts plans that size.
+a pool of daemon threads (:class:`golfsim.runs.task_threads.TaskThreads`), one per core, each task running
+the single-threaded compiled kernel (it releases the GIL), so a plan of at least as many tasks as cores keeps every core busy; :class:`Pieces` cuts plans that size.
 A plan with a plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
 (:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
 executor (:func:`dask_executor`).
@@ -391,7 +391,9 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         if workers > 1 and needs_python(tasks):
             executor = python_process_pool(workers, tasks)
         else:
-            executor = ThreadPoolExecutor(workers, thread_name_prefix="golfsim-task")
+            from golfsim.runs.task_threads import TaskThreads
+
+            executor = TaskThreads(workers)  # daemon threads: a task that never returns cannot outlive a stop
             shared = False
     run = TaskRun()
     futures: dict = {}
@@ -399,7 +401,9 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     # tasks in this process's threads see the run's stop between chunks of their games; other executors pickle
     # their calls, and an Event cannot travel
     stop = threading.Event()
-    extra = (1, stop) if isinstance(executor, ThreadPoolExecutor) else ()
+    from golfsim.runs.task_threads import TaskThreads
+
+    extra = (1, stop) if isinstance(executor, (ThreadPoolExecutor, TaskThreads)) else ()
 
     def submit(task):
         return executor.submit(run_task, task, *extra)
