@@ -15,7 +15,8 @@ and compiles what it needs once per process.
 :func:`run_tasks` submits the tasks to a :class:`concurrent.futures.Executor` a window at a time (a few per
 worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by default
 a pool of daemon threads (:class:`golfsim.runs.task_threads.TaskThreads`), one per core, each task running
-the single-threaded compiled kernel (it releases the GIL), so a plan of at least as many tasks as cores keeps every core busy; :class:`Pieces` cuts plans that size.
+the single-threaded compiled kernel (it releases the GIL), so a plan of at least as many tasks as cores keeps every
+core busy; :class:`Pieces` cuts plans that size.
 A plan with a plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
 (:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
 executor (:func:`dask_executor`).
