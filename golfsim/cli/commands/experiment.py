@@ -85,6 +85,8 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
 def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
     import time
 
+    from golfsim.runs.late import work_done
+
     kwargs = {}
     if "threads" in module.options:
         kwargs["threads"] = threads
@@ -102,6 +104,7 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
     try:
         with agents_print_to_stderr():
             output = module.run(games, seed, **kwargs)
+        work_done()  # for every experiment, not only those whose cells report it: the result is made, write it
     except KeyboardInterrupt:
         err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
                   highlight=False)
