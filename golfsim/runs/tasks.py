@@ -49,6 +49,7 @@ import numpy as np
 
 from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.core.scoring import win_shares
+from golfsim.runs.interrupts import CaughtStop
 
 __all__ = [
     "GameSummary",
@@ -408,34 +409,12 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
 
     def submit(task):
         return executor.submit(run_task, task, *extra)
+    stopped = CaughtStop()
     try:
-        queued = iter(enumerate(tasks))
-        for i, task in itertools.islice(queued, window):
-            futures[submit(task)] = i, task
-        while futures:
-            done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            failed = None
-            # in task order, and every finished task kept before a failed one's exception is raised: a set's order
-            # would otherwise sometimes raise first and lose tasks that had finished
-            for future in sorted(done, key=lambda f: futures[f][0]):
-                i, task = futures.pop(future)
-                if future.exception() is not None:
-                    failed = failed or future
-                    continue
-                value = future.result()
-                if consume is None:
-                    run.results[i] = value
-                else:
-                    consume(i, value)
-                if progress is not None:
-                    progress(i, task)
-                for j, nxt in itertools.islice(queued, 1):
-                    futures[submit(nxt)] = j, nxt
-            if failed is not None:
-                failed.result()
-    except KeyboardInterrupt:
-        run.interrupted = True
+        with stopped:
+            _run_window(tasks, futures, window, submit, run, consume, progress)
     finally:
+        run.interrupted = stopped.arrived
         stop.set()  # tasks still running give up at their next chunk (their results would be ignored)
         for future in futures:
             future.cancel()
@@ -445,6 +424,34 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         elif own:
             executor.shutdown(wait=False, cancel_futures=True)
     return run
+
+
+def _run_window(tasks, futures: dict, window: int, submit, run: TaskRun, consume, progress) -> None:
+    """Keep ``window`` tasks submitted and hand each finished one's summary on, until every task finished."""
+    queued = iter(enumerate(tasks))
+    for i, task in itertools.islice(queued, window):
+        futures[submit(task)] = i, task
+    while futures:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        failed = None
+        # in task order, and every finished task kept before a failed one's exception is raised: a set's order
+        # would otherwise sometimes raise first and lose tasks that had finished
+        for future in sorted(done, key=lambda f: futures[f][0]):
+            i, task = futures.pop(future)
+            if future.exception() is not None:
+                failed = failed or future
+                continue
+            value = future.result()
+            if consume is None:
+                run.results[i] = value
+            else:
+                consume(i, value)
+            if progress is not None:
+                progress(i, task)
+            for j, nxt in itertools.islice(queued, 1):
+                futures[submit(nxt)] = j, nxt
+        if failed is not None:
+            failed.result()
 
 
 # ---------------------------------------------------------------- Python agents: worker processes

@@ -20,6 +20,7 @@ from golfsim.agents import plugins
 from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
+from golfsim.runs.interrupts import CaughtStop
 from golfsim.runs.progress import CountBar
 from golfsim.tournament.planning import rule_flags
 from golfsim.tuning.evaluation import clean as _clean
@@ -242,60 +243,60 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
 
     reporter = _TrialProgress(trials) if progress is True else None
     callback = reporter if reporter is not None else progress if callable(progress) else None
-    interrupted = False
     reevaluation = None
     best_value = min((r["objective"] for r in rows), default=None)
+    stop = CaughtStop()
+    untold = []  # the trial asked of optuna and not yet told its end
     try:
-        if reporter is not None:
-            reporter.__enter__()
-            if rows:
-                reporter(len(rows), trials, best_value)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            for n in range(len(rows), trials):
-                study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, n),
-                                                           n_startup_trials=startup_trials)
-                asked = None
-                if n == 0 and start_raw is not None:
-                    raw = start_raw
-                else:
-                    asked = study.ask(distributions)
-                    raw = asked.params
-                values = {r.name: r.value(raw[r.name]) for r in space}
-                candidate = choice_for(values)
-                try:
+        with stop:
+            if reporter is not None:
+                reporter.__enter__()
+                if rows:
+                    reporter(len(rows), trials, best_value)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                for n in range(len(rows), trials):
+                    study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, n),
+                                                               n_startup_trials=startup_trials)
+                    asked = None
+                    if n == 0 and start_raw is not None:
+                        raw = start_raw
+                    else:
+                        asked = study.ask(distributions)
+                        raw = asked.params
+                    values = {r.name: r.value(raw[r.name]) for r in space}
+                    candidate = choice_for(values)
+                    untold = [asked] if asked is not None else []
                     leads = field_lead(candidate, field_choices, rules, games, seed, threads=threads)
-                except KeyboardInterrupt:
-                    if asked is not None:
-                        study.tell(asked, state=optuna.trial.TrialState.FAIL)
-                    raise
-                ci = _interval(leads, confidence)
-                row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
-                       "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
-                # kept before it is committed: a stop held back during the commit is raised as the commit ends, and
-                # the trial it committed must be in the files written after the stop too
-                rows.append(row)
-                if asked is None:
-                    storage.add_row(study, row, space)
-                else:
-                    storage.finish(study, asked, row)
-                best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
-                if callback is not None:
-                    callback(len(rows), trials, best_value)
-        if rows:
-            if reporter is not None:
-                reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
-            best_row = min(rows, key=lambda r: (r["objective"], r["trial"]))
-            winner = choice_for({r.name: best_row[r.name] for r in space})
-            reevaluation = _reevaluate(winner, base, field_choices, rules, eval_games, fresh_seed, threads,
-                                       confidence)
-            if reporter is not None:
-                reporter(trials, trials, best_value, "done")
-    except KeyboardInterrupt:
-        interrupted = True
+                    untold = []
+                    ci = _interval(leads, confidence)
+                    row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
+                           "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
+                    # kept before it is committed: a stop held back during the commit is raised as the commit ends, and
+                    # the trial it committed must be in the files written after the stop too
+                    rows.append(row)
+                    if asked is None:
+                        storage.add_row(study, row, space)
+                    else:
+                        storage.finish(study, asked, row)
+                    best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
+                    if callback is not None:
+                        callback(len(rows), trials, best_value)
+            if rows:
+                if reporter is not None:
+                    reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
+                best_row = min(rows, key=lambda r: (r["objective"], r["trial"]))
+                winner = choice_for({r.name: best_row[r.name] for r in space})
+                reevaluation = _reevaluate(winner, base, field_choices, rules, eval_games, fresh_seed, threads,
+                                           confidence)
+                if reporter is not None:
+                    reporter(trials, trials, best_value, "done")
     finally:
         if reporter is not None:
             reporter.__exit__(None, None, None)
+    interrupted = stop.arrived
+    for asked in untold:  # stopped while it played: optuna records it failed, and a resumed study asks again
+        study.tell(asked, state=optuna.trial.TrialState.FAIL)
 
     table = pd.DataFrame(rows, columns=list(row_keys))
     best = None

@@ -68,7 +68,5 @@ def tune(
     """
     from golfsim.cli import tune as tune_command
 
-    status = tune_command.run(agent, against, params, trials, games, eval_games, seed, startup_trials,
-                              rule_flags.rules(players), threads, out_dir, overwrite, resume, quiet, err)
-    if status:
-        raise typer.Exit(status)
+    tune_command.run(agent, against, params, trials, games, eval_games, seed, startup_trials,
+                     rule_flags.rules(players), threads, out_dir, overwrite, resume, quiet, err)
