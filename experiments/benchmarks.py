@@ -14,7 +14,7 @@ import pandas as pd
 from golfsim.core.rules import Rules
 from golfsim.experiments.common import ExperimentOutput, base_config
 from golfsim.kernels.bench import run_benchmark
-from golfsim.runs.late import work_done
+from golfsim.runs.stops_after_work import work_done
 
 NAME = "benchmarks"
 AGENTS = ("greedy", "random")

@@ -27,7 +27,7 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
         saying where the finished trials are kept).
     """
     from golfsim.agents.base import parse_agent
-    from golfsim.cli.document import agents_print_to_stderr
+    from golfsim.cli.own_stdout import agents_print_to_stderr
     from golfsim.runs.claims import check_target, default_root
     from golfsim.runs.interrupts import RunStopped, sigterm_as_ctrl_c
     from golfsim.runs.outdir import check_out_dir

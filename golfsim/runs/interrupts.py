@@ -13,8 +13,8 @@ A run stops on a ``KeyboardInterrupt`` and keeps what is complete:
 
 :func:`sigterm_as_ctrl_c` makes SIGTERM raise a ``KeyboardInterrupt`` too; :func:`held_signals` holds both back while
 files are moved into place; :class:`StopSignals` raises on the first signal while work runs and only records signals
-inside its :meth:`~StopSignals.deferred` blocks; :mod:`golfsim.runs.late` lets a result whose work is done be
-written first. Signal handlers can only be set from the main thread: elsewhere these change nothing, and only
+inside its :meth:`~StopSignals.deferred` blocks; :mod:`golfsim.runs.stops_after_work` lets a result whose work is
+done be written first. Signal handlers can only be set from the main thread: elsewhere these change nothing, and only
 Ctrl-C's own ``KeyboardInterrupt`` stops a run.
 """
 

@@ -10,11 +10,11 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Threads, out_option, overwrite_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import DaskOption, app, clear_errors, err, executor_for, out
+from golfsim.runs.complete_result import holds_complete_result
 from golfsim.runs.interrupts import CaughtStop, RunStopped, sigterm_as_ctrl_c
-from golfsim.runs.keep import holds_complete_result
 from golfsim.runs.outdir import check_out_dir
 
 
@@ -66,8 +66,8 @@ def experiment(
 def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> str | None:
     """Run one experiment, write it and print its short table; when it was interrupted (what was kept is written,
     marked partial), the line that says so (empty when it was printed). A stop after the last cell lets the result
-    be written first (:mod:`golfsim.runs.late`)."""
-    from golfsim.runs.late import finish_after_work
+    be written first (:mod:`golfsim.runs.stops_after_work`)."""
+    from golfsim.runs.stops_after_work import finish_after_work
 
     with finish_after_work() as stops:
         stopped = _run_and_write_experiment(module, root, games, seed, threads, executor, dask)
@@ -80,7 +80,7 @@ def _run_experiment(module, root: Path, games, seed, threads, executor, dask) ->
 def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> str | None:
     import time
 
-    from golfsim.runs.late import work_done
+    from golfsim.runs.stops_after_work import work_done
 
     kwargs = {}
     if "threads" in module.options:

@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Quiet, Threads, out_option, overwrite_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import app, clear_errors, err, fail, out
 from golfsim.runs.interrupts import RunStopped, stop_means
 from golfsim.runs.outdir import check_out_dir

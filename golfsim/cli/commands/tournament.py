@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Quiet, Threads, out_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import (
     DaskOption,
     Format,
@@ -24,8 +24,8 @@ from golfsim.cli.shared import (
     out,
     with_rule_flags,
 )
+from golfsim.runs.complete_result import holds_complete_result
 from golfsim.runs.interrupts import RunStopped, sigterm_as_ctrl_c, stop_means
-from golfsim.runs.keep import holds_complete_result
 from golfsim.runs.outdir import check_out_dir
 
 DEMO_AGENTS = "ev,greedy,pair-builder,random"
