@@ -37,7 +37,7 @@ def note_illegal(error, hole, seat, action, phase):
 def score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons):
     """Score the deal that ended into ``scores`` and add them to ``totals``; write them, the deal's turns, who went
     out and why it ended to row ``h`` of a game's outputs."""
-    deal_scores(hid, rules, scores)
+    deal_scores(pub, hid, rules, scores)
     for p in range(rules[R_PLAYERS]):
         hole_scores[h, p] = scores[p]
         totals[p] += scores[p]

@@ -88,7 +88,7 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
             if pub[PHASE] != DONE:
                 break
             h = np.int64(pub[HOLE])
-            deal_scores(hid, rules, scores)
+            deal_scores(pub, hid, rules, scores)
             reward -= scores[seat]
             for p in range(players):
                 tot[p] += scores[p]

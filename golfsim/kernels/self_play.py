@@ -38,6 +38,7 @@ from golfsim.core.spec import (
     R_DISCARD_FLIP,
     R_END,
     R_HOLES,
+    R_HOUSE,
     R_NCARDS,
     R_OPENING,
     R_PLAYERS,
@@ -63,8 +64,8 @@ index is not negative and drop Numba's wraparound for negative indices (a compar
 
 def compact_rules(rules: np.ndarray) -> bool:
     """Whether the compact kernels play the packed ``rules``: no ``reveal_instead_of_draw``, no
-    ``discard_and_flip``."""
-    return int(rules[R_REVEAL]) == 0 and int(rules[R_DISCARD_FLIP]) == 0
+    ``discard_and_flip``, no house rule (they are played by the engine's step only)."""
+    return int(rules[R_REVEAL]) == 0 and int(rules[R_DISCARD_FLIP]) == 0 and int(rules[R_HOUSE]) == 0
 
 
 @leaf

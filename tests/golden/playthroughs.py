@@ -212,7 +212,7 @@ def play_case(case: Case) -> str:
                              f"a new stock")
             if pub[PHASE] != DONE:
                 lines += read.state(pub)
-        deal_scores(hid, packed, scores)
+        deal_scores(pub, hid, packed, scores)
         totals += scores
         ender = int(pub[ENDER])
         lines += [f"end: {END_WORD[int(pub[END_REASON])]}" + (f" (p{ender})" if ender >= 0 else "")
