@@ -70,6 +70,61 @@ HOUSE_OPTIONS = ("initial_flips", *HOUSE_FLAGS)
 FLIP_MODES = {"never": "off", "always": "must", "endgame": "endgame"}
 """The web game's ``flip_mode`` values and the ``discard_and_flip`` value each one is."""
 
+HOUSE_MEANINGS = {
+    "initial_flips": "cards each player turns up at the start: 0, 1 or 2",
+    "flip_mode": "after throwing a stock card: never, always (must flip) or endgame (may flip once any player "
+                 "has at most one face-down card); it sets discard_and_flip (off, must, endgame)",
+    "knock_penalty": "+10 to the player who went out, unless no score is lower",
+    "knock_bonus": "-5 to the player who went out (first to reveal all)",
+    "underdog_bonus": "-3 to the lowest hole score (each, if tied)",
+    "tied_shame": "+5 to each player whose hole score another player has too",
+    "blackjack": "a hole score of exactly 21 becomes 0",
+    "super_kings": "kings are worth -2 (a pair of kings still scores 0)",
+    "ten_penny": "tens are worth 1",
+    "wolfpack": "all four jacks as two column pairs: -20 (adds to four_of_a_kind_bonus)",
+    "eagle_eye": "jokers +2 alone, -4 as a column pair (needs jokers)",
+    "knock_early": "with one or two cards face down, a turn may turn them all up and go out",
+}
+"""The ``--house`` names (the web game's option names) and what each does, for ``golfsim rules``."""
+
+
+def house_options(text: str) -> dict:
+    """The :class:`Rules` options a ``--house`` list names, e.g. ``"super_kings,initial_flips=1"`` ->
+    ``{"super_kings": True, "initial_flips": 1}``; ``flip_mode=endgame`` becomes ``discard_and_flip="endgame"``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the unknown rule or bad value and what is allowed.
+    """
+    options: dict = {}
+    for item in (part.strip() for part in str(text).split(",")):
+        if not item:
+            continue
+        name, has_value, value = (x.strip() for x in item.partition("="))
+        name = name.lower().replace("-", "_")
+        if name not in HOUSE_MEANINGS:
+            raise ValueError(f"unknown house rule {name!r}; the house rules are {', '.join(HOUSE_MEANINGS)}")
+        if name in options or (name == "flip_mode" and "discard_and_flip" in options):
+            raise ValueError(f"house rule {name!r} is given twice")
+        if name == "initial_flips":
+            if not has_value or value not in ("0", "1", "2"):
+                raise ValueError(f"initial_flips needs a value 0, 1 or 2 (initial_flips=1), got {item!r}")
+            options[name] = int(value)
+        elif name == "flip_mode":
+            mode = value.lower()
+            if mode not in FLIP_MODES:
+                raise ValueError(f"flip_mode must be one of {', '.join(FLIP_MODES)} (flip_mode=endgame), "
+                                 f"got {item!r}")
+            options["discard_and_flip"] = FLIP_MODES[mode]
+        else:
+            flag = value.lower()
+            if has_value and flag not in ("on", "off", "true", "false", "1", "0"):
+                raise ValueError(f"{name} is on or off ({name}, {name}=on or {name}=off), got {item!r}")
+            options[name] = not has_value or flag in ("on", "true", "1")
+    return options
+
+
 MAX_DECKS = 8
 MAX_HOLES = 1000
 MAX_TURN_CAP = 30000
