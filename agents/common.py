@@ -149,7 +149,7 @@ def flip_choice(pub, rules, player, flip_last):
                 best_k = k
     if best_k < 0:
         return PASS
-    if hidden == 1 and rules[R_DISCARD_FLIP] == 1 and not flip_last:
+    if hidden == 1 and (rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3) and not flip_last:
         return PASS
     return FLIP + best_k
 

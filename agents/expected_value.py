@@ -815,7 +815,7 @@ def _ev_values(pub, rules, params, player, values, draw, place_at):
     if phase == FLIP_PHASE:
         if last >= 0:  # otherwise ev flips by a rule of thumb (golfsim.agents.common.flip_choice), valuing nothing
             values[FLIP + last] = blind_out
-            if rules[R_DISCARD_FLIP] == 1:
+            if rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3:  # may, endgame: passing is legal
                 values[PASS] = now
         return
     watch = discard_watch(pub, rules, params, player, ctx)
