@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.core.engine import face_down_count, is_legal
+from golfsim.core.engine import EAGLE_EYE_PAIR, JOKER, face_down_count, is_legal
 from golfsim.core.spec import (
     ENDER,
     FLIP,
@@ -25,6 +25,7 @@ from golfsim.core.spec import (
     PASS,
     PHASE,
     R_DISCARD_FLIP,
+    R_EAGLE_EYE,
     R_OFF_STOCK_KNOWN,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
@@ -51,9 +52,12 @@ def points(rules, rank):
 
 @leaf
 def pair_score(rules, rank):
-    """Score of a column holding two cards of ``rank``: 0, or ``2 * points(2)`` for twos with keep_negative."""
+    """Score of a column holding two cards of ``rank``: 0, or ``2 * points(2)`` for twos with keep_negative, or -4
+    for jokers with ``eagle_eye`` (``engine.column_score``'s pair rules)."""
     if rank == TWO and rules[R_TWOS_KEEP] == 1:
         return 2 * rules[R_POINTS + TWO]
+    if rank == JOKER and rules[R_EAGLE_EYE] == 1:
+        return EAGLE_EYE_PAIR
     return 0
 
 

@@ -13,7 +13,7 @@ and, for every deal, also writes
 - ``choices``: the decisions with more than one legal move (Ludii's ``DecisionMoves``: the rest were forced).
 
 It is for measurement (the game-analytics experiment, :mod:`golfsim.experiments.luck`): counting calls ``is_legal``
-for all 27 actions at every decision, which the plain kernels do not.
+for all 28 actions at every decision, which the plain kernels do not.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def test_only_the_agent_to_move_gets_a_mask_and_masks_are_the_legal_actions():
     e.reset(seed=4)
     mover = e.agent_selection
     other = next(a for a in e.agents if a != mover)
-    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0]  # six opening flips
+    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0, 0]  # six opening flips
     assert not e.observe(other)["action_mask"].any()
 
 
