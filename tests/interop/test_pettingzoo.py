@@ -82,5 +82,5 @@ def test_bad_input_is_one_clear_error():
     e.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 19 \(throw drawn card\) is not legal for player 0 in the open"):
         e.step(19)
-    with pytest.raises(ValueError, match="an action is a whole number from 0 to 26, got 27"):
-        e.step(27)
+    with pytest.raises(ValueError, match="an action is a whole number from 0 to 27, got 28"):
+        e.step(28)
