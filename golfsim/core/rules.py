@@ -33,7 +33,6 @@ from golfsim.core.spec import (
     R_HID_STOCK,
     R_HOLE_RULES,
     R_HOLES,
-    R_HOUSE,
     R_INITIAL_FLIPS,
     R_JOKERS_PER_DECK,
     R_KNOCK_BONUS,
@@ -407,7 +406,6 @@ knock_early : bool
         r[R_KNOCK_EARLY] = int(self.knock_early)
         r[R_HOLE_RULES] = int(self.knock_penalty or self.knock_bonus or self.underdog_bonus or self.tied_shame
                               or self.blackjack)
-        r[R_HOUSE] = int(bool(self.house_rules()))
         return r
 
 

@@ -177,8 +177,7 @@ R_WOLFPACK = R_BLACKJACK + 1
 R_EAGLE_EYE = R_WOLFPACK + 1
 R_KNOCK_EARLY = R_EAGLE_EYE + 1
 R_HOLE_RULES = R_KNOCK_EARLY + 1  # 1 when any rule that looks at the whole table's scores is on (a fast skip)
-R_HOUSE = R_HOLE_RULES + 1  # 1 when any house rule is on
-RULES_SIZE = R_HOUSE + 1
+RULES_SIZE = R_HOLE_RULES + 1
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 """Seats at a table; ``MAX_PLAYERS`` also sizes the kernels' per-seat arrays."""
