@@ -63,3 +63,12 @@ def test_initial_flips_below_two_with_a_column_rule_for_the_second_flip_is_refus
     result = run_golfsim("tournament", "--agents", "greedy,random", "--games", "2", "--opening-flips",
                          "same-column", "--house", "initial_flips=1")
     assert result.returncode == 2 and "use opening_flips='any'" in result.stderr
+
+
+def test_score_takes_the_house_rules_that_score_a_layout():
+    result = run_golfsim("score", "J J 4 / J J 5", "--house", "wolfpack", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["score"] == -11 and answer["bonus"] == -20  # docs/RULES.md's worked example
+    result = run_golfsim("score", "K 5 K / 3 5 K", "--house", "super_kings", "--format", "json")
+    assert json.loads(result.stdout)["score"] == 1

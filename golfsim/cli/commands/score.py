@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from golfsim.cli.shared import FourBonus, Jokers, ScoreFormat, TwosPair, app, clear_errors, out
-from golfsim.core.rules import Rules
+from golfsim.cli.shared import FourBonus, House, Jokers, ScoreFormat, TwosPair, app, clear_errors, out
+from golfsim.core.rules import Rules, house_options
 
 
 @app.command()
@@ -20,14 +20,15 @@ def score(
     jokers: Jokers = "none",
     twos_pair: TwosPair = "zero",
     four_of_a_kind_bonus: FourBonus = 0,
+    house: House = "",
     format: Annotated[ScoreFormat, typer.Option(
         "--format", help="table or json (columns numbered from 1, as in the table).")] = ScoreFormat.table,
 ):
     """Score one layout, column by column."""
     from golfsim.core.scoring import score_layout
 
-    result = score_layout(layout, Rules(jokers=jokers, twos_pair=twos_pair,
-                                        four_of_a_kind_bonus=four_of_a_kind_bonus))
+    result = score_layout(layout, Rules(jokers=jokers, twos_pair=twos_pair, four_of_a_kind_bonus=four_of_a_kind_bonus,
+                                        **house_options(house)))
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return
@@ -37,6 +38,8 @@ def score(
     for c in result["columns"]:
         table.add_row(str(c["column"]), c["top"], c["bottom"], str(c["points"]), c["why"])
     if result["bonus"]:
-        table.add_row("", "", "", str(result["bonus"]), "four-of-a-kind bonus")
+        table.add_row("", "", "", str(result["bonus"]),
+                      "bonus (four of a kind, wolfpack)" if house_options(house).get("wolfpack") else
+                      "four-of-a-kind bonus")
     table.add_row("", "", "", f"[bold]{result['score']}[/]", "[bold]score[/]")
     out.print(table)
