@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from golfsim.core import spec as kernel_spec
 from golfsim.core.cards import JOKER, KING, NUM_RANKS, TWO, parse_card, rank_name
 from golfsim.core.spec import (
     DISCARD_AND_FLIP,
@@ -407,12 +406,3 @@ knock_early : bool
         r[R_HOLE_RULES] = int(self.knock_penalty or self.knock_bonus or self.underdog_bonus or self.tied_shame
                               or self.blackjack)
         return r
-
-
-
-def __getattr__(name):
-    """The kernel interface lived here before :mod:`golfsim.core.spec`; its names still import from here."""
-    try:
-        return getattr(kernel_spec, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

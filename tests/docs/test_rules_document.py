@@ -10,8 +10,9 @@ import pytest
 
 from golfsim.core.cards import parse_layout
 from golfsim.core.engine import deal_scores
-from golfsim.core.rules import ENDER, HOUSE_MEANINGS, HOUSE_OPTIONS, R_PUB_SIZE, Rules
+from golfsim.core.rules import HOUSE_MEANINGS, HOUSE_OPTIONS, Rules
 from golfsim.core.scoring import score_layout
+from golfsim.core.spec import ENDER, R_PUB_SIZE
 from tests import reference_engine as reference
 from tests.support import REPO
 
