@@ -19,6 +19,7 @@ from golfsim.cli.commands import (  # noqa: F401  (importing registers the comma
     learn,
     play,
     replay,
+    rules,
     score,
     selfcheck,
     serve,

@@ -101,7 +101,8 @@ class Hint:
                 "actions": [asdict(r) for r in self.rows]}
 
 
-_KEYS = {"take": "t", "draw": "d", "reveal": "r", "place": "p", "throw": "x", "flip": "f", "pass": "n"}
+_KEYS = {"take": "t", "draw": "d", "reveal": "r", "place": "p", "throw": "x", "flip": "f", "pass": "n",
+         "knock": "k"}
 
 
 def move_key(action: int) -> str:
@@ -134,10 +135,12 @@ def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
     if kind == "place":
         return f"swap the drawn {rank_name(int(pub[HELD]))} into {slot(k)}"
     if kind == "throw":
-        then = "" if rules.discard_and_flip == "off" or not down else ", then flip"
+        then = "" if rules.discard_and_flip in ("off", "endgame") or not down else ", then flip"
         return f"throw the drawn {rank_name(int(pub[HELD]))} away{then}"
     if kind == "flip":
         return f"flip {slot(k)}"
+    if kind == "knock":
+        return "knock early: turn up " + " and ".join(slot(j) for j in down)
     return "flip nothing"
 
 

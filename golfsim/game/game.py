@@ -387,7 +387,7 @@ class Game:
         self._need_deal()
         if not self.hole_over:
             raise RuntimeError("the deal is not over yet; scores exist once it is done")
-        deal_scores(self.hid, self.packed, self._scores)
+        deal_scores(self.pub, self.hid, self.packed, self._scores)
         return [int(s) for s in self._scores]
 
     @property
@@ -523,7 +523,7 @@ class Game:
             raise RuntimeError(f"hole {self.hole + 1} is still being played; it has no end to record yet")
         if self._recorded:
             raise RuntimeError(f"the end of hole {self.hole + 1} was recorded already")
-        deal_scores(self.hid, self.packed, self._scores)
+        deal_scores(self.pub, self.hid, self.packed, self._scores)
         scores = tuple(self._scores.tolist())
         end = Event("hole_end", int(pub[HOLE]), int(pub[TURN]), scores=scores, went_out=int(pub[ENDER]),
                     end_reason=END_REASONS[int(pub[END_REASON])])

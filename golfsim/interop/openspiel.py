@@ -19,7 +19,7 @@ Chance
     ``(recycle_seed, 0, hole)`` rather than a chance node: a player cannot predict it, but it is a fixed function of
     the history. :meth:`GolfState.resample_from_infostate` draws it afresh.
 Actions
-    The 27 engine action ids, named in ``action_to_string`` (table in :mod:`golfsim.interop.pettingzoo`).
+    The 28 engine action ids, named in ``action_to_string`` (table in :mod:`golfsim.interop.pettingzoo`).
 Returns
     Minus each player's game total (its points summed over the holes): terminal rewards, general-sum.
 Observations

@@ -59,7 +59,7 @@ def test_only_the_agent_to_move_gets_a_mask_and_masks_are_the_legal_actions():
     e.reset(seed=4)
     mover = e.agent_selection
     other = next(a for a in e.agents if a != mover)
-    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0]  # six opening flips
+    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0, 0]  # six opening flips
     assert not e.observe(other)["action_mask"].any()
 
 
@@ -82,5 +82,5 @@ def test_bad_input_is_one_clear_error():
     e.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 19 \(throw drawn card\) is not legal for player 0 in the open"):
         e.step(19)
-    with pytest.raises(ValueError, match="an action is a whole number from 0 to 26, got 27"):
-        e.step(27)
+    with pytest.raises(ValueError, match="an action is a whole number from 0 to 27, got 28"):
+        e.step(28)
