@@ -185,3 +185,21 @@ def test_the_hints_values_are_mcs_own():
                 compared += 1
             game.step(int(rng.choice(game.legal_actions())))
     assert compared > 30
+
+
+@pytest.mark.slow
+def test_at_80_columns_each_move_takes_at_most_two_lines_and_the_hint_fits_a_30_row_screen():
+    done = run_golfsim("hint", PAIR_THE_QUEENS, "--samples", "200", env={"COLUMNS": "80"}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.rstrip("\n").splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    # the position line stays on a 30-row screen with the shell's prompt below the output
+    assert len(lines) <= 29 and lines[0].startswith("position:"), "\n".join(lines)
+    # a move's row starts with its rank; its words may go on to one more line
+    starts = [i for i, line in enumerate(lines) if line.split() and line.split()[0] in {"1", "2", "3", "4", "5", "6",
+                                                                                        "7"}]
+    assert len(starts) == 7
+    assert all(b - a <= 2 for a, b in zip(starts[:-1], starts[1:], strict=True)), "\n".join(lines)
+    notes = " ".join(line.strip() for line in lines[starts[-1] + 1:])
+    for phrase in ("lower is better", "standard error", "game totals do not enter the objective"):
+        assert phrase in notes, notes  # the notes wrap at words: rejoined, the sentences are whole

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated
 
 import typer
@@ -58,4 +59,6 @@ def hint(
     if format is ScoreFormat.json:
         print(json.dumps({"position": where.text(), "rules": rules.to_dict(), **answer.to_dict()}))
         return
-    print_hint(answer, where.text(), rules, out if out.is_terminal else Console(width=140))
+    piped_width = os.environ.get("COLUMNS", "")  # a pipe is as wide as COLUMNS says, or wide enough for the table
+    wide = out.is_terminal or (piped_width.isdigit() and int(piped_width) > 0)
+    print_hint(answer, where.text(), rules, out if wide else Console(width=140))
