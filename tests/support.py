@@ -8,6 +8,9 @@ command fails its test instead of holding the suite. ``GOLFSIM_AGENT_MODULES`` o
 
 :func:`signal_when` starts a command and sends it a signal when its stderr shows a line, as a person presses Ctrl-C
 once a run is under way; it too kills a process that does not end in time.
+
+:func:`default_sigint` is the ``preexec_fn`` of every child a test interrupts: a suite run as a background job
+(``pytest ... &``, some CI runners) ignores SIGINT, a child inherits that, and Ctrl-C would never reach it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def default_sigint() -> None:
+    """In a child before it starts (``preexec_fn``): SIGINT back to its default, whatever the test process has."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_golfsim(*args, cwd=None, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -35,7 +43,7 @@ def signal_when(command: list[str], trigger: str, sig: int = signal.SIGINT,
     contains ``trigger``; return its exit status, stdout and stderr. The process is killed if it has not ended
     ``timeout`` seconds later, so a run that does not stop fails its test instead of being left behind."""
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     seen = []
     try:
         for line in proc.stderr:

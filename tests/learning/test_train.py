@@ -17,6 +17,7 @@ from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
 from golfsim.learning.model import save_model
 from golfsim.learning.train import LearnConfig, load_checkpoint, train
+from tests.support import default_sigint
 
 TINY = LearnConfig(seed=5, generations=2, games=400, eval_deals=4)  # enough states for some rows to be fitted
 
@@ -76,7 +77,8 @@ def test_ctrl_c_keeps_the_last_generation_and_the_same_command_resumes(tmp_path)
     out = tmp_path / "run"
     command = _golfsim("learn", "--out", str(out), "--seed", "3", "--generations", "500", "--games", "400",
                        "--eval-deals", "4")
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 400
         while not (out / "checkpoint.npz").exists():
