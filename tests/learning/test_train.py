@@ -17,7 +17,7 @@ from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
 from golfsim.learning.model import save_model
 from golfsim.learning.train import LearnConfig, load_checkpoint, train
-from tests.support import default_sigint
+from tests.support import REPO, default_sigint
 
 TINY = LearnConfig(seed=5, generations=2, games=400, eval_deals=4)  # enough states for some rows to be fitted
 
@@ -121,3 +121,19 @@ def test_the_shipped_model_records_the_command_that_made_it():
     assert doc["command"].startswith("golfsim learn ")
     assert doc["training"]["generations_done"] == doc["training"]["config"]["generations"]
     assert os.path.relpath(SHIPPED, Path(__file__).resolve().parents[2]) == "agents/learned/models/learned.json"
+
+
+def test_the_margins_printed_at_the_end_read_like_every_other_head_to_head():
+    import csv
+
+    from golfsim.cli.learn import margin_line
+
+    rows = list(csv.DictReader(open(REPO / "results/learned_value/curve.csv")))
+    untrained = {k: float(v) for k, v in rows[0].items() if k.startswith(("ev_", "tuned_ev_"))}
+    assert untrained["ev_immediate"] < 0  # curve.csv: ev's total less the untrained player's, which loses
+    line = margin_line(untrained)
+    # like the tournament's head-to-head: agent minus opponent, negative = the agent lower
+    assert "learned minus opponent" in line and "negative = learned lower" in line
+    assert f"vs ev immediate +{-untrained['ev_immediate']:.1f} " in line
+    lo, hi = -untrained["ev_immediate_hi"], -untrained["ev_immediate_lo"]
+    assert f"[{lo:+.1f}, {hi:+.1f}]" in line and lo < hi
