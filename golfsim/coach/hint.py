@@ -53,6 +53,9 @@ DEFAULT_SAMPLES = 1000
 """Worlds per action for ``golfsim hint``: well under a second for a turn once compiled (docs/performance.md)."""
 PLAY_SAMPLES = 500
 """Worlds per action for the ``?`` key of ``golfsim play`` (half of ``golfsim hint``'s, for a quick answer)."""
+WORLDS_PER_CALL = 2000
+"""Worlds searched per call of the compiled search: between calls Python sees a Ctrl-C (a long search of many
+players stops at once instead of at its end)."""
 OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mean",
               2: "your deal score minus the opponents' mean; on the last hole the chance of losing the game"}
 EV_UNIT = ("ev's value of the layout the move leaves: its expected score from what is known, less the chance of "
@@ -205,7 +208,9 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     warm = np.zeros((1, n), dtype=np.float64)  # compiles or loads the search first, so that the timing is the search's
     rollout_values(pub, packed, params, rng.copy(), player, actions, n, warm, warm.copy())
     start = time.perf_counter()
-    rollout_values(pub, packed, params, rng, player, actions, n, obj, score)
+    for lo in range(0, samples, WORLDS_PER_CALL):  # world j's seed is the stream's j-th draw: the same in pieces
+        hi = min(samples, lo + WORLDS_PER_CALL)
+        rollout_values(pub, packed, params, rng, player, actions, n, obj[lo:hi], score[lo:hi])
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
     learned_values, learned_pick = _learned_values(pub, packed, player)
