@@ -33,7 +33,8 @@ def test_every_row_of_a_committed_summary_is_one_line_of_at_most_80_columns(modu
 
 
 def test_names_in_words_win_rate_as_a_percentage_effect_with_its_unit_and_long_names_written_out():
-    short = pd.DataFrame({"agent": ["ev", "ev:pair_weight=1.06,horizon=1.9,count_out=0,out_margin=8,watch_discard=0.46"],
+    tuned = "ev:pair_weight=1.06,horizon=1.9,count_out=0,out_margin=8,watch_discard=0.46"
+    short = pd.DataFrame({"agent": ["ev", tuned],
                           "mean_score": [40.06, 39.5], "win_rate": [0.869598, 0.5], "effect": [-2.49, 0.1]})
     text = "\n".join(printed(short))
     assert "mean score" in text and "win rate" in text and "effect (points/game)" in text
