@@ -15,6 +15,7 @@ name           question
 ``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
 ``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
 ``luck``       luck against skill and game analytics (branching, lead changes, decisiveness) of every variant
+``headroom``   what the learned player loses per phase against the exact endgame and an oracle (not in ``all``)
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -31,8 +32,6 @@ exits with status 130.
 from __future__ import annotations
 
 import os
-from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,37 +62,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "variant", "golfsim.experiments.luck",
                "20,000 duplicate deal sets per pair and cell (200 for mc), 20,000 analytics games per cell",
                options=_ALL_OPTIONS),
+    Experiment("headroom", "how much the learned player loses, per phase of a deal, against the exact end of the "
+               "deal and against an oracle with learned rollouts (Python-speed: not in all)",
+               "golfsim.experiments.headroom", "2,000 self-play deals per end rule", trial_games=20,
+               options=_ALL_OPTIONS, in_all=False),
 )
 """golfsim's experiments, as ``golfsim experiment`` discovers them (the ``golfsim.experiments`` entry point)."""
-
-#: Experiment name -> module path.
-REGISTRY: dict[str, str] = {e.name: e.module for e in EXPERIMENTS}
-
-#: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = tuple(e.name for e in EXPERIMENTS if e.in_all)
 
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"
 NOTEBOOK_DEFAULT_GAMES = 200
-
-
-def names() -> list[str]:
-    """Every experiment name, ``all`` first."""
-    return ["all", *REGISTRY]
-
-
-def load(name: str) -> ModuleType:
-    """The module of experiment ``name``.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name, listing the experiments.
-    """
-    key = str(name).strip().lower()
-    if key not in REGISTRY:
-        raise ValueError(f"unknown experiment {name!r}; choose one of: {', '.join(names())}")
-    return import_module(REGISTRY[key])
 
 
 def source_fingerprint() -> dict[str, str]:
@@ -138,12 +116,13 @@ def interval_decimals(half_width: float) -> int:
 
 
 def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = None) -> pd.DataFrame:
-    """``table`` with every value that has an interval rounded to what the interval supports.
+    """``table`` with every float column rounded to what the intervals support.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        A result table.
+        A result table. A summary made from one may name, in ``table.attrs["half_widths"]``, the interval
+        half-widths of its columns (column -> list of half-widths), for the columns whose bounds it does not carry.
     intervals : dict, optional
         Value column -> (low column, high column). Default: every column ``X`` with ``X_low`` and ``X_high``.
 
@@ -151,21 +130,50 @@ def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = 
     -------
     pandas.DataFrame
         A copy; each value and its bounds are rounded to :func:`interval_decimals` of the median half-width of the
-        column (a zero-width interval, such as an agent against itself, leaves the others to decide).
+        column (a zero-width interval, such as an agent against itself, leaves the others to decide). A float column
+        with no interval of its own (a standard deviation, a rate shown beside a rated effect) is rounded to the
+        finest of those decimals: no column is shown more precisely than the best-measured value of the table.
+        In a table with no interval at all, floats keep four significant digits of the column's largest value.
     """
     import numpy as np
+    import pandas as pd
 
     if intervals is None:
         intervals = {c: (f"{c}_low", f"{c}_high") for c in table.columns
                      if f"{c}_low" in table.columns and f"{c}_high" in table.columns}
+    widths = {value: ((table[high] - table[low]) / 2).to_numpy(dtype=float)
+              for value, (low, high) in intervals.items()}
+    named = {c: np.asarray(h, dtype=float) for c, h in table.attrs.get("half_widths", {}).items() if c in table}
     out = table.copy()
-    for value, (low, high) in intervals.items():
-        half = ((table[high] - table[low]) / 2).to_numpy(dtype=float)
+    done: dict[str, int] = {}
+    for value, half in {**named, **widths}.items():
         half = half[np.isfinite(half) & (half > 0)]
-        decimals = interval_decimals(float(np.median(half))) if half.size else 6
-        for column in (value, low, high):
-            out[column] = table[column].round(decimals)
+        if not half.size:
+            continue
+        decimals = interval_decimals(float(np.median(half)))
+        for column in (value, *intervals.get(value, ())):
+            done[column] = decimals
+    finest = max(done.values(), default=None)
+    for column in table.columns:
+        if not pd.api.types.is_float_dtype(table[column]):
+            continue
+        decimals = done.get(column, finest)
+        if decimals is None:
+            largest = float(np.nanmax(np.abs(table[column].to_numpy(dtype=float)), initial=0.0))
+            decimals = interval_decimals(largest / 1e2) if largest > 0 else 0
+        out[column] = table[column].round(decimals)
     return out
+
+
+def notebook_rerun(default: int = NOTEBOOK_DEFAULT_GAMES) -> tuple[bool, int | None]:
+    """Whether a notebook plays its experiment again, and at what size, from ``GOLFSIM_NOTEBOOK_GAMES``.
+
+    Unset: ``(False, default)``, the notebook reads the committed ``results/`` (seconds). ``full``: ``(True, None)``,
+    a rerun at each experiment's full size, the size of ``results/`` (hours on 2 cores). A number: ``(True, N)``.
+    """
+    if not os.environ.get(NOTEBOOK_GAMES_ENV, "").strip():
+        return False, default
+    return True, notebook_games(default)
 
 
 def notebook_games(default: int = NOTEBOOK_DEFAULT_GAMES) -> int | None:

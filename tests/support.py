@@ -24,17 +24,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def default_sigint() -> None:
-    """In a child before it starts (``preexec_fn``): SIGINT back to its default, whatever the test process has."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def run_golfsim(*args, cwd=None, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
     """``python -m golfsim ARGS`` in a new process with a timeout; see the module docstring."""
     environment = {k: v for k, v in os.environ.items() if k != "GOLFSIM_AGENT_MODULES"}
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "golfsim", *map(str, args)], capture_output=True, text=True,
                           env=environment, cwd=cwd or REPO, timeout=timeout)
+
+
+def default_sigint() -> None:
+    """For ``preexec_fn``: the child starts with Ctrl-C's default handler even when this suite runs with SIGINT
+    ignored (as a background job), as a person's shell would start it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def signal_when(command: list[str], trigger: str, sig: int = signal.SIGINT,

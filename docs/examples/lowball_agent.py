@@ -8,7 +8,8 @@ from numba import njit
 
 from golfsim.agents import AGENT_SIGNATURE, Param, register_compiled_agent
 from golfsim.core.engine import is_legal, top_discard
-from golfsim.core.rules import (
+from golfsim.core.rules import R_OFF_VIEW, R_POINTS
+from golfsim.core.spec import (
     DRAW_STOCK,
     FLIP,
     FLIP_PHASE,
@@ -17,8 +18,6 @@ from golfsim.core.rules import (
     OPEN,
     PHASE,
     PLACE_DRAWN,
-    R_OFF_VIEW,
-    R_POINTS,
     START,
     TAKE_DISCARD,
     THROW_DRAWN,

@@ -21,6 +21,7 @@ from golfsim.cli.commands import (  # noqa: F401  (importing registers the comma
     replay,
     score,
     selfcheck,
+    serve,
     sweep,
     tournament,
     tune,

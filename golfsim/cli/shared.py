@@ -1,4 +1,4 @@
-"""What every ``golfsim`` command shares: the typer app, bad input as one line, SIGTERM as Ctrl-C, executors and
+"""What every ``golfsim`` command shares: the typer app, bad input as one line, a stopped run's end, executors and
 the rule options, declared once (:class:`RuleFlags`, :func:`with_rule_flags`).
 
 Every command turns bad input into one line on stderr and exit status 2. Machine formats (``--format json|csv``)
@@ -53,14 +53,23 @@ def fail(message: str) -> None:
 
 
 def clear_errors(fn):
-    """Turn the library's ValueError (bad input) into :func:`fail`."""
+    """Turn the library's ValueError (bad input) into :func:`fail`, and end a stopped run (Ctrl-C or SIGTERM):
+    its :class:`~golfsim.runs.interrupts.RunStopped` message, or ``interrupted`` for a stop no step of the command
+    caught, then exit status 130 (the one place a command ends as interrupted)."""
+    from golfsim.runs.interrupts import EXIT_STATUS, RunStopped, stop_means
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with stop_means("[bold yellow]interrupted[/]"):
+                return fn(*args, **kwargs)
         except (ValueError, IllegalActionError, AgentError) as e:
             fail(str(e))
+        except RunStopped as stopped:
+            if str(stopped):
+                with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the exit status stays
+                    err.print(str(stopped), highlight=False, soft_wrap=True)
+            raise typer.Exit(EXIT_STATUS) from None
 
     return wrapper
 

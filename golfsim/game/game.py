@@ -1,12 +1,12 @@
 """The N-hole game: holes, running totals, the first player of each hole, and an event for every action.
 
 :class:`Game` owns the one hole loop that everything played a decision at a time goes through: the step API
-(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play (:mod:`golfsim.cli.play`),
-saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the OpenSpiel state). It is the one place
-that deals a hole, checks a deck, keeps the totals and ends a hole and the game. It holds one deal's arrays and
-calls the same compiled rule functions as the batch simulator, so hole ``h`` of game ``g`` under ``seed`` is the
-deal the simulator plays for those coordinates. (The batch kernel keeps its own inlined loop;
-``tests/game/test_game.py`` checks that both play identical games.)
+(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play
+(:mod:`golfsim.cli.terminal_game`), saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the
+OpenSpiel state). It is the one place that deals a hole, checks a deck, keeps the totals and ends a hole and the
+game. It holds one deal's arrays and calls the same compiled rule functions as the batch simulator, so hole ``h``
+of game ``g`` under ``seed`` is the deal the simulator plays for those coordinates. (The batch kernel keeps its own
+inlined loop; ``tests/game/test_game.py`` checks that both play identical games.)
 
 Every action produces an :class:`Event` (who, phase, action, the card that moved or was revealed); the end of a hole
 produces one more, with the scores. Seats are played by :class:`CompiledAgent` (a registered compiled bot, called
@@ -437,6 +437,14 @@ class Game:
         legal_mask(self.pub, self.packed, self._mask)
         return self._mask.copy()
 
+    def _repr_svg_(self) -> str | None:
+        """A picture of the table in Jupyter (:mod:`golfsim.view.svg`); none before the first deal."""
+        if not self.started:
+            return None
+        from golfsim.view.svg import from_game
+
+        return from_game(self).to_svg()
+
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids (empty when the hole is over)."""
         return [int(a) for a in np.flatnonzero(self.action_mask())]
@@ -496,7 +504,7 @@ class Game:
         """Record the end of the hole: its scores count in the game's totals, and its ``hole_end`` event is added.
 
         :meth:`step` calls it when an action ends the hole; call it yourself after compiled code played the
-        hole's moves on this game's arrays (:class:`golfsim.interop.table.Match` does: its bots' moves, played in
+        hole's moves on this game's arrays (:class:`golfsim.interop.match.Match` does: its bots' moves, played in
         one compiled call, leave no action events).
 
         Returns

@@ -74,8 +74,8 @@ from golfsim.core.errors import IllegalActionError
 from golfsim.core.rng import check_seed
 from golfsim.core.spec import NUM_ACTIONS, PHASE_NAMES, action_name
 from golfsim.game import observation
+from golfsim.interop.match import OUTSIDE_LABEL, Match, first_seed, render_table, rules_from_options
 from golfsim.interop.pettingzoo import check_render_mode
-from golfsim.interop.table import OUTSIDE_LABEL, Match, first_seed, render_table, rules_from_options
 from golfsim.kernels.in_flight_env import ILLEGAL_OUTSIDE, NEXT, OK, SKIP, START, pick_legal
 
 ENV_ID = "golfsim/Golf-v0"

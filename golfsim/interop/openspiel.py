@@ -73,7 +73,7 @@ from golfsim.core.spec import (
 from golfsim.core.worlds import determinize
 from golfsim.game import observation
 from golfsim.game.game import Game
-from golfsim.interop.table import Match
+from golfsim.interop.match import Match
 from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT
 
 GAME_NAME = "python_golf"

@@ -64,7 +64,7 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
 
 from golfsim.core.spec import NUM_ACTIONS
 from golfsim.game import observation
-from golfsim.interop.table import Match, rules_from_options
+from golfsim.interop.match import Match, rules_from_options
 
 RENDER_MODES = ("ansi",)
 

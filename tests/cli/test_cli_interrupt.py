@@ -190,3 +190,30 @@ def test_ctrl_c_in_the_search_experiment_keeps_the_finished_settings_and_stops_i
     table = pd.read_csv(tmp_path / "search" / "table.csv")
     assert [f"{r.agent} against {r.opponent}" for r in table.itertuples()] == done
     assert (table.deal_sets == 300).all()
+
+
+def test_one_ctrl_c_while_benchmarks_writes_its_result_lets_the_result_be_written_in_full(tmp_path):
+    # The write is announced and made slow, so the Ctrl-C lands inside it, after every point was measured: like
+    # every other experiment, benchmarks finishes the write and exits 130 (it used to lose the whole result).
+    script = textwrap.dedent("""
+        import sys, time
+        import golfsim.experiments.common as common
+        real = common.ExperimentOutput.write
+        def slow(self, *args, **kwargs):
+            print("writing now", file=sys.stderr, flush=True)
+            time.sleep(3)
+            return real(self, *args, **kwargs)
+        common.ExperimentOutput.write = slow
+        from golfsim.cli.app import main
+        sys.argv = ["golfsim", *sys.argv[1:]]
+        main()
+    """)
+    code, _, err = run_until(["experiment", "benchmarks", "--games", "200", "--out", str(tmp_path)], "writing now",
+                             script=script, timeout=300)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert "interrupted after every cell of benchmarks was complete: the result was written in full" in " ".join(
+        err.split())
+    config = json.loads((tmp_path / "benchmarks" / "config.json").read_text())
+    assert config.get("partial", False) is False and config["experiment"] == "benchmarks"
+    assert len(pd.read_csv(tmp_path / "benchmarks" / "table.csv")) > 0

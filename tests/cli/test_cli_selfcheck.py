@@ -20,7 +20,7 @@ STUBBORN = textwrap.dedent('''
 
     from golfsim.agents import AGENT_SIGNATURE, register_compiled_agent
     from golfsim.core.engine import is_legal
-    from golfsim.core.rules import DRAW_STOCK, HOLD, NUM_ACTIONS, PHASE, THROW_DRAWN
+    from golfsim.core.spec import DRAW_STOCK, HOLD, NUM_ACTIONS, PHASE, THROW_DRAWN
 
 
     @njit(AGENT_SIGNATURE, cache=True)

@@ -80,7 +80,7 @@ def test_the_compiled_example_takes_a_low_top_discard_and_leaves_a_high_one():
 
     from golfsim.agents import REGISTRY
     from golfsim.coach.position import parse_position
-    from golfsim.core.rules import DRAW_STOCK, TAKE_DISCARD
+    from golfsim.core.spec import DRAW_STOCK, TAKE_DISCARD
 
     act = REGISTRY["lowball"].function
     rules = Rules()

@@ -87,7 +87,7 @@ PAGES_WITH_CODE = [p for p in PAGES if blocks(p)]
 SLOW_PAGES = {"README.md", "docs/guide/bots.md", "docs/guide/clusters.md", "docs/guide/decision-logs.md",
               "docs/guide/experiments.md", "docs/guide/hints.md", "docs/guide/learn.md", "docs/guide/play.md",
               "docs/guide/rl.md", "docs/guide/simulate.md", "docs/guide/sweeps.md", "docs/guide/tournaments.md",
-              "docs/guide/tuning.md"}
+              "docs/guide/tuning.md", "docs/guide/pictures.md", "docs/guide/replay-page.md", "docs/guide/serve.md"}
 
 
 def page_id(page: Path) -> str:

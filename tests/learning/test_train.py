@@ -126,7 +126,7 @@ def test_the_shipped_model_records_the_command_that_made_it():
 def test_the_margins_printed_at_the_end_read_like_every_other_head_to_head():
     import csv
 
-    from golfsim.cli.learn import margin_line
+    from golfsim.cli.learn_body import margin_line
 
     rows = list(csv.DictReader(open(REPO / "results/learned_value/curve.csv")))
     untrained = {k: float(v) for k, v in rows[0].items() if k.startswith(("ev_", "tuned_ev_"))}

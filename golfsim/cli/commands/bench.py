@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Threads
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
 from golfsim.runs.limits import check_time
 

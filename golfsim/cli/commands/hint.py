@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -47,6 +48,8 @@ def hint(
              "last hole of the game the chance of losing the game on totals.")] = 1,
     rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", help="Also write a picture of the position to this SVG file (best move under it).")] = None,
 ):
     from golfsim.coach.hint import hint as ask
     from golfsim.coach.hint import print_hint
@@ -60,6 +63,10 @@ def hint(
     except KeyboardInterrupt:
         err.print("[bold yellow]interrupted:[/] the search was stopped before it finished; no hint", highlight=False)
         raise typer.Exit(130) from None
+    if svg is not None:
+        from golfsim.view.svg import write_position
+
+        write_position(svg, where, rules, answer)
     if format is ScoreFormat.json:
         print(json.dumps({"position": where.text(), "rules": rules.to_dict(), **answer.to_dict()}))
         return

@@ -1,4 +1,4 @@
-"""``golfsim play``: play against bots in the terminal (the game is :mod:`golfsim.cli.play`)."""
+"""``golfsim play``: play against bots in the terminal (the game is :mod:`golfsim.cli.terminal_game`)."""
 
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def play(
     import secrets
 
     from golfsim.agents.base import parse_agent
-    from golfsim.cli import play as table
+    from golfsim.cli import terminal_game as table
 
     names = [o.strip() for o in opponents.split(",") if o.strip()]
     if not names:
@@ -37,7 +37,7 @@ def play(
     path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
     if not path.parent.is_dir():
         raise ValueError(f"cannot save the game to {path}: the directory {path.parent} does not exist")
-    from golfsim.runs.atomic import check_writable
+    from golfsim.atomic import check_writable
 
     check_writable(path, "the game", "--save")  # before the game, not after it is played
     raise typer.Exit(table.main(names, rules, seed, path))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,12 +23,20 @@ def score(
     four_of_a_kind_bonus: FourBonus = 0,
     format: Annotated[ScoreFormat, typer.Option(
         "--format", help="table or json (columns numbered from 1, as in the table).")] = ScoreFormat.table,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", help="Also write a picture of the layout (pairs ringed, score under it) to this SVG file.")] = None,
 ):
     """Score one layout, column by column."""
+    from golfsim.core.cards import parse_layout
     from golfsim.core.scoring import score_layout
 
-    result = score_layout(layout, Rules(jokers=jokers, twos_pair=twos_pair,
-                                        four_of_a_kind_bonus=four_of_a_kind_bonus))
+    rules = Rules(jokers=jokers, twos_pair=twos_pair, four_of_a_kind_bonus=four_of_a_kind_bonus)
+    result = score_layout(layout, rules)
+    if svg is not None:
+        from golfsim.view.files import write_text
+        from golfsim.view.svg import from_layout
+
+        write_text(svg, from_layout(parse_layout(layout), rules).to_svg())
     if format is ScoreFormat.json:
         print(json.dumps(result))
         return

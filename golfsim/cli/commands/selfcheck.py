@@ -11,6 +11,7 @@ import typer
 
 from golfsim.cli.options import Quiet, Threads
 from golfsim.cli.shared import ScoreFormat, app, clear_errors, err, fail, out
+from golfsim.runs.interrupts import CaughtStop, RunStopped
 
 
 @app.command()
@@ -53,22 +54,20 @@ def selfcheck(
         from golfsim.runs.progress import CountBar
 
         bar = CountBar(total, "deals")
-    try:
-        with bar:
-            for name in names:
-                advance = None if quiet else (lambda n: bar.progress.advance(bar.task, n))
-                try:
-                    report = soak(name, deals=deals, seed=seed, threads=threads, on_batch=advance)
-                    results[name] = {"passed": True, "rule_sets": len(report.counts),
-                                     "deals": sum(report.counts.values())}
-                except AgentCheckError as problem:
-                    results[name] = {"passed": False, "problem": str(problem)}
-                if not quiet:  # a failed agent's remaining rule sets are not played
-                    bar.update(completed=len(results) * len(SOAK_VARIANTS) * deals)
-    except KeyboardInterrupt:
+    with CaughtStop() as stop, bar:
+        for name in names:
+            advance = None if quiet else (lambda n: bar.progress.advance(bar.task, n))
+            try:
+                report = soak(name, deals=deals, seed=seed, threads=threads, on_batch=advance)
+                results[name] = {"passed": True, "rule_sets": len(report.counts),
+                                 "deals": sum(report.counts.values())}
+            except AgentCheckError as problem:
+                results[name] = {"passed": False, "problem": str(problem)}
+            if not quiet:  # a failed agent's remaining rule sets are not played
+                bar.update(completed=len(results) * len(SOAK_VARIANTS) * deals)
+    if stop.arrived:
         done = ", ".join(f"{n} {'passed' if r['passed'] else 'FAILED'}" for n, r in results.items()) or "no agent"
-        err.print(f"[bold yellow]interrupted:[/] {done} before the stop", highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise RunStopped(f"[bold yellow]interrupted:[/] {done} before the stop")
 
     failed = [n for n, r in results.items() if not r["passed"]]
     if format is ScoreFormat.json:

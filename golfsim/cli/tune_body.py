@@ -15,19 +15,21 @@ from rich.console import Console
 
 def run(agent: str, against: str | None, params: str | None, trials: int, games: int, eval_games: int | None,
         seed: int, startup_trials: int, rules, threads: int | None, out_dir: Path | None, overwrite: bool,
-        resume: bool, quiet: bool, err: Console) -> int:
-    """Run ``golfsim tune``; returns the exit status (0, or 130 when interrupted).
+        resume: bool, quiet: bool, err: Console) -> None:
+    """Run ``golfsim tune``.
 
     Raises
     ------
+    golfsim.runs.interrupts.RunStopped
+        When Ctrl-C or SIGTERM stopped the study (its finished trials are written, marked partial).
     ValueError
         For bad input, a directory that holds another study, or an OSError while writing the files (one line,
         saying where the finished trials are kept).
     """
     from golfsim.agents.base import parse_agent
-    from golfsim.cli.document import agents_print_to_stderr
+    from golfsim.cli.own_stdout import agents_print_to_stderr
     from golfsim.runs.claims import check_target, default_root
-    from golfsim.runs.interrupts import sigterm_as_ctrl_c
+    from golfsim.runs.interrupts import RunStopped, sigterm_as_ctrl_c
     from golfsim.runs.outdir import check_out_dir
     from golfsim.tuning import study as tuning
     from golfsim.tuning.storage import STUDY_FILE
@@ -63,10 +65,8 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
                          f"{len(result.trials)} finished trials are kept in {STUDY_FILE} there: free some room and "
                          "run the same command with --resume") from None
     if result.partial:
-        err.print(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials in "
-                  f"{directory} ({STUDY_FILE}, {written}; marked partial, not re-evaluated); --resume continues the "
-                  "study", highlight=False, soft_wrap=True)
-        return 130
+        raise RunStopped(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials "
+                         f"in {directory} ({STUDY_FILE}, {written}; marked partial, not re-evaluated); --resume "
+                         "continues the study")
     err.print(f"wrote {STUDY_FILE}, {written} to {directory} (optuna-dashboard sqlite:///{directory / STUDY_FILE} "
               "shows the study)", highlight=False, soft_wrap=True)
-    return 0

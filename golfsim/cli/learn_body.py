@@ -37,6 +37,7 @@ def learn(
     from rich.console import Console
 
     from golfsim.learning.train import LearnConfig, train
+    from golfsim.runs.interrupts import stop_means
     from golfsim.runs.progress import CountBar
 
     err = Console(stderr=True)
@@ -46,14 +47,11 @@ def learn(
     command = (f"golfsim learn --seed {seed} --generations {generations} --games {games} --lam {lam} "
                f"--explore {explore} --memory {memory} --ridge {ridge} --eval-deals {eval_deals} "
                f"--eval-every {eval_every}")
-    try:
-        with CountBar(total=1, unit="deals") as bar:
-            state = train(config, out, threads=threads, fresh=fresh, command=command, progress=bar,
-                          log=lambda m: err.print(m, highlight=False))
-    except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted:[/] the last complete generation is kept in {out / 'checkpoint.npz'}; "
-                  "run the same command to resume", highlight=False)
-        raise typer.Exit(130) from None
+    with stop_means(f"[bold yellow]interrupted:[/] the last complete generation is kept in "
+                    f"{out / 'checkpoint.npz'}; run the same command to resume"), \
+            CountBar(total=1, unit="deals") as bar:
+        state = train(config, out, threads=threads, fresh=fresh, command=command, progress=bar,
+                      log=lambda m: err.print(m, highlight=False))
     last = state.curve[-1]
     err.print(f"{state.generation} generations, {state.deals:,} self-play deals; weights in {out / 'model.json'}",
               highlight=False)
