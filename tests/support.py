@@ -8,6 +8,9 @@ command fails its test instead of holding the suite. ``GOLFSIM_AGENT_MODULES`` o
 
 :func:`signal_when` starts a command and sends it a signal when its stderr shows a line, as a person presses Ctrl-C
 once a run is under way; it too kills a process that does not end in time.
+
+:func:`default_sigint` is the ``preexec_fn`` of every child a test interrupts: a suite run as a background job
+(``pytest ... &``, some CI runners) ignores SIGINT, a child inherits that, and Ctrl-C would never reach it.
 """
 
 from __future__ import annotations

@@ -56,7 +56,15 @@ def learn(
     err.print(f"{state.generation} generations, {state.deals:,} self-play deals; weights in {out / 'model.json'}",
               highlight=False)
     if "ev_immediate" in last:
-        keys = ("ev_immediate", "tuned_ev_immediate", "ev_one_last_turn", "tuned_ev_one_last_turn")
-        parts = [f"vs {k.replace('_', ' ')} {last[k]:+.1f} [{last[k + '_lo']:+.1f}, {last[k + '_hi']:+.1f}]"
-                 for k in keys]
-        err.print("margin per 9-hole game (95%): " + "; ".join(parts), highlight=False)
+        err.print(margin_line(last), highlight=False)
+
+
+def margin_line(row: dict) -> str:
+    """The learning curve's last point as the other commands put a head-to-head: the learned player's 9-hole total
+    minus the opponent's (negative = the learned player lower, ahead), with its 95% interval. ``curve.csv`` keeps
+    the opposite difference (the opponent's total less the learned player's)."""
+    keys = ("ev_immediate", "tuned_ev_immediate", "ev_one_last_turn", "tuned_ev_one_last_turn")
+    parts = [f"vs {k.replace('_', ' ')} {-row[k]:+.1f} [{-row[k + '_hi']:+.1f}, {-row[k + '_lo']:+.1f}]"
+             for k in keys]
+    return ("learned minus opponent, 9-hole totals, 2 players (95% CI; negative = learned lower, ahead): "
+            + "; ".join(parts))

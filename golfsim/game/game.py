@@ -123,7 +123,7 @@ class Event:
             scores = ", ".join(f"{who(p)} {s}" for p, s in enumerate(self.scores))
             return f"hole {self.hole + 1} over ({how}): {scores}"
         mover = who(self.player)
-        second_person = mover == "you"  # "you take", not "you takes"
+        second_person = mover == "you" or mover.startswith("you (")  # "you (seat 0) take", not "you takes"
 
         def verb(base):
             return base if second_person else base + ("es" if base.endswith(("sh", "ch", "s", "x")) else "s")

@@ -74,7 +74,7 @@ from golfsim.core.errors import IllegalActionError
 from golfsim.core.rng import check_seed
 from golfsim.core.spec import NUM_ACTIONS, PHASE_NAMES, action_name
 from golfsim.game import observation
-from golfsim.interop.match import Match, first_seed, render_table, rules_from_options
+from golfsim.interop.match import OUTSIDE_LABEL, Match, first_seed, render_table, rules_from_options
 from golfsim.interop.pettingzoo import check_render_mode
 from golfsim.kernels.in_flight_env import ILLEGAL_OUTSIDE, NEXT, OK, SKIP, START, pick_legal
 
@@ -384,7 +384,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        labels = [b.label if b is not None else "outside" for b in self.solo.match.bots]
+        labels = [b.label if b is not None else OUTSIDE_LABEL for b in self.solo.match.bots]
         return tuple(render_table(self.rules, self._packed, self._pubs[i], self._totals[i], labels,
                                   bool(self._mode[i] == NEXT)) for i in range(self.num_envs))
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import REPO, signal_when
+from tests.support import REPO, default_sigint, signal_when
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 pytestmark = pytest.mark.slow  # each test starts golfsim in a new process and plays real games: 20-60 s here
@@ -97,7 +97,7 @@ def test_sigterm_stops_a_tournament_with_exit_status_130_and_keeps_the_complete_
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "ev,greedy,random",
                              "--games", "2000000", "--batch-size", "500", "--format", "json"],
                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"}, preexec_fn=default_sigint)
     os.close(slave)
     drawn = ""
     # 60,000 games: pieces of 500 deal sets, so the first piece of every seat order is long done
@@ -122,7 +122,7 @@ def test_a_signal_stops_a_searching_tournament_in_seconds_not_when_its_pieces_en
     master, slave = pty.openpty()  # stderr is a terminal, so the progress bar is drawn as the games start
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "mc,ev", "--games", "4000"],
                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"}, preexec_fn=default_sigint)
     os.close(slave)
     try:
         drawn = ""
@@ -161,7 +161,7 @@ def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path
     # the first Ctrl-C after the last cell lets the complete result be written; the second abandons it
     proc = subprocess.Popen([sys.executable, "-c", script, "experiment", "ladder", "--games", "30", "--out",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     seen = []
     for line in proc.stderr:
         seen.append(line)

@@ -67,7 +67,7 @@ def test_renders_the_table_as_text():
     e = raw_env(players=2, render_mode="ansi")
     e.reset(seed=4)
     text = e.render()
-    assert "player 0 (outside): ? ? ? / ? ? ?" in text
+    assert "player 0 (your agent): ? ? ? / ? ? ?" in text
     assert "hole 1/1, turn 0, player 0 to move (open)" in text
 
 
@@ -84,3 +84,17 @@ def test_bad_input_is_one_clear_error():
         e.step(19)
     with pytest.raises(ValueError, match="an action is a whole number from 0 to 27, got 28"):
         e.step(28)
+
+
+def test_the_rl_guides_first_loop_ends_its_deal_before_the_turn_cap(capsys):
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs/guide/rl.md").read_text()
+    first = re.search(r"```python\n(.*?)```", guide, re.S)[1]
+    assert "pettingzoo" in first
+    namespace = {}
+    exec(compile(first, "docs/guide/rl.md", "exec"), namespace)
+    assert namespace["termination"] and not namespace["truncation"]
+    printed = capsys.readouterr().out
+    assert "(outside)" not in printed and "player 0 (your agent)" in printed

@@ -21,9 +21,18 @@ def cache_warm():
     start at once."""
     from golfsim._numba.jit import CACHE_DIR
     from golfsim.cli.cache_warm import warm
+    from golfsim.runs.compile_notice import active_line
 
-    err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
-    records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    def say(line: str) -> None:  # above the compile line, never over it: the line is cleared, then redrawn
+        compiling = active_line()
+        if compiling is not None:
+            compiling.pause()
+        err.print(line, markup=False, highlight=False)
+        if compiling is not None:
+            compiling.resume()
+
+    say(f"compiling into {CACHE_DIR} ...")
+    records = warm(say=say)
     total = sum(r["seconds"] for r in records)
     err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
               highlight=False)

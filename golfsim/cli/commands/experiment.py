@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from golfsim.cli.options import Threads, out_option, overwrite_option
 from golfsim.cli.own_stdout import agents_print_to_stderr
@@ -113,15 +113,15 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
     if stop.arrived:
         return f"[bold yellow]interrupted[/] while writing {target}; it was left as it was"
     seconds = time.perf_counter() - start
-    short = module.summary(output.table)
-    table = RichTable(title=f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
-                      title_justify="left")
-    for col in short.columns:
-        table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
-    for row in short.itertuples(index=False):
-        table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
-    console = out if out.is_terminal else Console(width=160)
+    from golfsim.cli.summary_table import summary_table
+
+    console = out if out.is_terminal or os.environ.get("COLUMNS", "").isdigit() else Console(width=160)
+    table, notes = summary_table(module.summary(output.table),
+                                 f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
+                                 width=console.width)
     console.print(table)
+    for note in notes:
+        console.print(note, highlight=False, markup=False)
     console.print(f"wrote {target}: {', '.join(p.name for p in written)}", highlight=False, soft_wrap=True)
     if partial:
         cells = output.config.get("cells", [])
