@@ -413,6 +413,10 @@ def parse_agent(text) -> AgentChoice:
     spec = REGISTRY.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
+    if re.search(r"\blearned\b", text):  # learned itself, or in mc's base or rollouts: its model must be whole
+        from golfsim.agents.learned import require_model
+
+        require_model()
     by_name = {p.name: p for p in spec.params}
     values = {p.name: _agent_value(spec, p, p.default) if p.kind == "agent" else p.default for p in spec.params}
     if rest.strip():

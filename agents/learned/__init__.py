@@ -16,20 +16,37 @@ computed from the rules' own points and counts, and it has separate weights for 
 more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip, opening flips, twos pairs, the
 four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
 
-The weights are compiled into the agent as constants; the Numba cache is keyed by the model file too
-(:func:`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
+A damaged model file does not stop the other agents: it is reported (one line naming the file, from
+:func:`require_model`) only when ``learned`` is asked to play, alone or in ``mc``'s base or rollouts, or when
+``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the Numba cache is keyed
+by the model file too (:func:`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
 from golfsim.agents.learned.deep import decide_deep
 from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.policy import decide
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS
 
-WEIGHTS, MODEL = load_model(SHIPPED)
-"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document."""
+try:
+    WEIGHTS, MODEL = load_model(SHIPPED)
+    MODEL_ERROR = None
+except ValueError as err:  # zeros in its place, never played: require_model refuses every use first
+    WEIGHTS, MODEL = np.zeros((NUM_ROWS, NUM_FEATURES)), {}
+    MODEL_ERROR = str(err)
+"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; :data:`MODEL_ERROR` says why
+the file could not be read (``None`` when it was)."""
+
+
+def require_model() -> None:
+    """Refuse (``ValueError``, one line naming the file) a use of ``learned`` when its model file is damaged."""
+    if MODEL_ERROR is not None:
+        raise ValueError(f"the learned player's model cannot be used: {MODEL_ERROR}")
 
 
 PARAMS = (
