@@ -11,6 +11,7 @@ import pandas as pd
 
 import golfsim
 from golfsim.agents import plugins
+from golfsim.runs.fingerprint import standings_fingerprint
 from golfsim.sweep.cells import _atomic_write, _write_json
 from golfsim.sweep.config import _RULE_OPTIONS, METRICS, Cell, SweepPlan, _show
 
@@ -113,6 +114,7 @@ def _config(plan: SweepPlan, done, fingerprint: str, out: Path, status: str) -> 
         "config_text": plan.text,
         "command": plugins.rerun_command(f"golfsim sweep {source} --out {out}"),
         "behaviour_fingerprint": fingerprint,
+        "standings_fingerprint": standings_fingerprint(),
         "status": status,
         "partial": complete < len(plan.cells),
         "cells_total": len(plan.cells),

@@ -68,7 +68,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     >>> res = run_sweep("experiments/sweeps/example.toml", out="/tmp/sweep")  # doctest: +SKIP
     >>> res.table[["players", "end", "watch", "agent", "mean_score", "win_rate"]]  # doctest: +SKIP
     """
-    from golfsim.runs.fingerprint import behaviour_fingerprint
+    from golfsim.runs.fingerprint import behaviour_fingerprint, standings_fingerprint
     from golfsim.tournament import run_tournament
 
     plan = plan_sweep(config_or_path, games=games)
@@ -78,7 +78,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     with StopSignals() as stop:
         held = _claim(out, plan, overwrite)
         fingerprint = behaviour_fingerprint()
-        _check_fingerprint(out, held, fingerprint)
+        _check_fingerprint(out, held, fingerprint, standings_fingerprint())
         (out / "cells").mkdir(parents=True, exist_ok=True)
         for tmp in list(out.glob(".*.tmp")) + list(out.glob("cells/.*.tmp")):
             tmp.unlink()  # a write that a crash cut short: never read
