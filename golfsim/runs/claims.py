@@ -73,7 +73,7 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
         raise ValueError(f"{str(directory)!r} is an existing file; give another --out directory")
     config_path = directory / CONFIG_FILE
     if not config_path.is_file():
-        if any(directory.iterdir()):
+        if any(not (p.name.startswith(".") and p.name.endswith(".lock")) for p in directory.iterdir()):
             raise ValueError(f"{str(directory)!r} holds files that are not an experiment result; give another "
                              "--out directory, or --overwrite to write into it anyway")
         return

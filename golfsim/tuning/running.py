@@ -225,15 +225,17 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
             TuningResult(agent=baseline, baseline=baseline, best=None, trials=pd.DataFrame(), reevaluation=None,
                          config=config, partial=True, seconds=0.0).write_config(directory)
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.CRITICAL)  # a storage fault is one line of ours, not its log
     distributions = {r.name: r.distribution() for r in space}
-    study = storage.open_study(optuna, None if directory is None else directory / storage.STUDY_FILE, request,
-                               resume)
+    db = None if directory is None else directory / storage.STUDY_FILE
+    guarded = storage.guarded(db)
     row_keys = ("trial", *(r.name for r in space), "objective", "objective_low", "objective_high", "state", "agent")
-    if directory is not None and resume and legacy:
-        for row in legacy_rows:
-            storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
-    rows = storage.completed_rows(study, space)[:trials]
+    with guarded:
+        study = storage.open_study(optuna, db, request, resume)
+        if directory is not None and resume and legacy:
+            for row in legacy_rows:
+                storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
+        rows = storage.completed_rows(study, space, str(db or "the study"))[:trials]
 
     def choice_for(values: dict) -> AgentChoice:
         merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
@@ -259,7 +261,8 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                 if n == 0 and start_raw is not None:
                     raw = start_raw
                 else:
-                    asked = study.ask(distributions)
+                    with storage.guarded(db):
+                        asked = study.ask(distributions)
                     raw = asked.params
                 values = {r.name: r.value(raw[r.name]) for r in space}
                 candidate = choice_for(values)
@@ -275,10 +278,11 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                 # kept before it is committed: a stop held back during the commit is raised as the commit ends, and
                 # the trial it committed must be in the files written after the stop too
                 rows.append(row)
-                if asked is None:
-                    storage.add_row(study, row, space)
-                else:
-                    storage.finish(study, asked, row)
+                with storage.guarded(db):
+                    if asked is None:
+                        storage.add_row(study, row, space)
+                    else:
+                        storage.finish(study, asked, row)
                 best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
                 if callback is not None:
                     callback(len(rows), trials, best_value)
