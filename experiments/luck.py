@@ -86,7 +86,7 @@ from golfsim.experiments.ladder import TUNED_EV, agent_color
 from golfsim.experiments.variants import VARIANTS, variant_rules
 from golfsim.runs.figures import titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
-from golfsim.runs.tasks import Task, current_plugins, executor_workers
+from golfsim.runs.tasks import Task, current_plugins, executor_workers, play_in_chunks
 
 NAME = "luck"
 PLAYER_COUNTS = (2, 4)
@@ -154,12 +154,21 @@ def pair_tasks(strong: str, weak: str, rules: Rules, deal_sets: int, seed: int, 
     return tasks
 
 
+def play_counted_task(table, task):
+    """The counting kernel (:func:`golfsim.kernels.counted.play_counted`) as a task's ``play`` hook: ``task``'s
+    games of ``table`` in chunks that stop with the run (:func:`golfsim.runs.tasks.play_in_chunks`)."""
+    from golfsim.kernels.counted import play_counted
+
+    return play_in_chunks(task, lambda first, n: play_counted(table, n, task.seed, agent_seed=task.agent_seed,
+                                                               first_game=first))
+
+
 def analytics_tasks(rules: Rules, games: int, seed: int, workers: int, units: int) -> list[Task]:
     """Tasks of ``games`` self-play games of :data:`ANALYTICS_AGENT`, played by the counting kernel."""
     plugins = current_plugins()
     return piece_tasks(lambda first, count: Task(
         rules, (ANALYTICS_AGENT,) * rules.players, seed, seed, first, count,
-        "golfsim.experiments.luck:analytics_summary", plugins, play="golfsim.kernels.counted:play_counted_task"),
+        "golfsim.experiments.luck:analytics_summary", plugins, play="golfsim.experiments.luck:play_counted_task"),
         games, units, workers)
 
 

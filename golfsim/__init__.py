@@ -4,18 +4,24 @@ The names most scripts need are importable from here (each loads its subsystem o
 
     from golfsim import Rules, simulate, GolfEnv, Game, parse_agent, score_layout
 
-The subsystems, lowest first (each imports only those above it):
+The subsystems, lowest first (each imports only those before it, or its neighbours on the same line;
+``tests/test_import_layers.py`` holds the same floors and checks every import):
 
+- :mod:`golfsim.atomic` and :mod:`golfsim.stats`: leaves (atomic file writes and error words; intervals and
+  rating models) that import nothing of golfsim;
+- :mod:`golfsim._numba`: how golfsim compiles (private; nothing else reaches into Numba's internals);
 - :mod:`golfsim.core`: the rules (spec, :class:`Rules`, cards, random streams, the compiled engine, scoring);
-- :mod:`golfsim._numba`: how golfsim compiles (private);
 - :mod:`golfsim.agents`: the policy contract, the registry, the built-in bots and plugin loading;
+- :mod:`golfsim.game`: :class:`Game` (one N-hole game a decision at a time, with events), the step API
+  :class:`GolfEnv` and the observation encoders;
 - :mod:`golfsim.kernels`: the compiled game loops (batch simulation, self-play, logged games, bot loops);
-- :mod:`golfsim.game`: :class:`Game` (one N-hole game a decision at a time, with events) and the step API
-  :class:`GolfEnv`;
 - :mod:`golfsim.interop`: PettingZoo, Gymnasium and OpenSpiel adapters;
 - :mod:`golfsim.runs`: tasks on executors, result directories, provenance, progress;
-- :mod:`golfsim.tournament`, :mod:`golfsim.sweep`, :mod:`golfsim.tuning`, :mod:`golfsim.logs`,
-  :mod:`golfsim.coach`: tournaments, grids of tournaments, parameter search, decision logs, hints;
+- :mod:`golfsim.logs`, :mod:`golfsim.coach`, :mod:`golfsim.learning`: decision logs, hints, training the learned
+  player;
+- :mod:`golfsim.tournament`, then :mod:`golfsim.sweep` and :mod:`golfsim.tuning`: tournaments, grids of
+  tournaments, parameter search;
+- :mod:`golfsim.agent_checks`: the agent checks for plugin authors (legal under every variant, no peeking);
 - :mod:`golfsim.experiments`: the research questions, each writing ``results/<name>/``;
 - :mod:`golfsim.cli`: the ``golfsim`` command line.
 """

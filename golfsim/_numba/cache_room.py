@@ -37,7 +37,7 @@ def warn_once(text: str) -> None:
 
 
 def _os_error_text(err: OSError) -> str:
-    from golfsim.runs.atomic import os_error_text
+    from golfsim.atomic import os_error_text
 
     return os_error_text(err)
 

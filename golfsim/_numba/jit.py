@@ -152,7 +152,7 @@ def _writable_cache_dir(key: str) -> tuple[Path, str | None]:
         if err is None:
             return path, None
         if why is None:
-            from golfsim.runs.atomic import os_error_text
+            from golfsim.atomic import os_error_text
 
             why = f"no room for Numba's cache in {path}: {os_error_text(err)}"
     return first, why

@@ -8,8 +8,8 @@ import os
 import sys
 from collections.abc import Callable
 
+from golfsim.atomic import os_error_text
 from golfsim.cli.document import own_stdout
-from golfsim.runs.atomic import os_error_text
 
 EXIT_OS_ERROR = 1
 """Exit status when the system refused a read or write (not bad input, which exits 2)."""

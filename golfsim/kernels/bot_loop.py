@@ -18,8 +18,8 @@ from golfsim._numba import pointers
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import AGENT_SIGNATURE
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, is_legal
 from golfsim.core.spec import CURRENT, DONE, HID_DTYPE, MAX_PLAYERS, PHASE
+from golfsim.kernels.game_steps import Deal, advance
 
 OK, ILLEGAL_OUTSIDE, ILLEGAL_BOT = 0, 1, 2
 SLOTS = MAX_PLAYERS
@@ -48,19 +48,17 @@ def play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns,
     Returns ``OK``, ``ILLEGAL_OUTSIDE`` (``action`` is not legal; nothing changed) or ``ILLEGAL_BOT`` (a bot
     returned an illegal action: ``error`` gets seat, action and phase, and the move is not played).
     """
-    if action >= 0:
-        if not is_legal(pub, rules, action):
-            return ILLEGAL_OUTSIDE
-        apply_action(pub, hid, rules, deal_rng, action)
+    deal = Deal(pub, hid, rules, deal_rng)
+    if action >= 0 and not advance(deal, action):
+        return ILLEGAL_OUTSIDE
     while pub[PHASE] != DONE and is_bot[pub[CURRENT]] == 1:
         p = np.int64(pub[CURRENT])
         move = decide(bot_ids[p], agent_fns, pub, rules, params[p], agent_rng, p)
-        if not is_legal(pub, rules, move):
+        if not advance(deal, move):
             error[0] = p
             error[1] = move
             error[2] = pub[PHASE]
             return ILLEGAL_BOT
-        apply_action(pub, hid, rules, deal_rng, move)
     return OK
 
 

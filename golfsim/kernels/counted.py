@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_shuffled, is_legal
+from golfsim.core.engine import is_legal
 from golfsim.core.errors import check_agent_errors
-from golfsim.core.rng import check_seed, deal_state
+from golfsim.core.rng import check_seed
 from golfsim.core.spec import (
     CURRENT,
     DONE,
@@ -37,9 +37,20 @@ from golfsim.core.spec import (
     R_PLAYERS,
     RULES_SIZE,
 )
-from golfsim.core.worlds import fill_sight, stack_like
-from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
-from golfsim.kernels.simulate import Batch, Table, work_arrays
+from golfsim.core.worlds import stack_like
+from golfsim.kernels.batch import Batch
+from golfsim.kernels.game_steps import (
+    Deal,
+    HoleRows,
+    advance,
+    end_hole,
+    note_illegal,
+    seat_view,
+    start_hole,
+    start_seats,
+    write_hole,
+)
+from golfsim.kernels.simulate import Table, work_arrays
 
 
 @leaf
@@ -51,45 +62,42 @@ def _legal_count(pub, rules):
     return c
 
 
-# The game loop of golfsim.kernels.simulate.play_game, repeated with the counters added (as play_logged_game repeats
-# it with the recording): a separate copy keeps the batch simulator's hot loop free of the counting; test_counted
-# checks that both play the same games.
+# simulate.play_game's loop (the steps of golfsim.kernels.game_steps) with the counters added, as play_logged_game
+# adds the recording: a separate loop keeps the batch simulator's hot loop free of the counting; test_counted checks
+# that both play the same games.
 @leaf
 def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                        deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
                        decisions, legal, choices):
     """One game as :func:`golfsim.kernels.simulate.play_game` plays it with any agents, counting decisions."""
-    players = rules[R_PLAYERS]
-    start_seats(agent_rng, totals, agent_seed, game, players)
+    deal = Deal(pub, hid, rules, deal_rng)
+    rows = HoleRows(hole_scores, turns, enders, reasons)
+    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
     for h in range(rules[R_HOLES]):
-        deal_rng[0] = deal_state(deal_seed, game, h)
-        deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
+        start_hole(deal, deal_seed, game, h, totals)
         n_dec = 0
         n_legal = 0
         n_choice = 0
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])
-            view = pub
-            if sees[p]:
-                fill_sight(sight, pub, hid, rules, deal_rng)
-                view = sight
+            view = seat_view(pub, deal, sees, p, sight)
             k = _legal_count(pub, rules)
             n_dec += 1
             n_legal += k
             if k > 1:
                 n_choice += 1
             a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
-            if not is_legal(pub, rules, a):
+            if not advance(deal, a):
                 note_illegal(error, h, p, a, pub[PHASE])
                 return
-            apply_action(pub, hid, rules, deal_rng, a)
-        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
+        end_hole(deal, scores, totals)
+        write_hole(deal, h, scores, rows)
         decisions[h] = n_dec
         legal[h] = n_legal
         choices[h] = n_choice
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(cache=True, **NO_NRT, nogil=True)
 def play_counted_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                        hole_scores, turns, enders, reasons, errors, sees, decisions, legal, choices,
                        pub, hid, deal_rng, agent_rng, totals, scores, sight):
@@ -144,11 +152,3 @@ def play_counted(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     check_agent_errors(errors, [a.label for a in table.agents], first_game)
     return CountedBatch(first_game, hole_scores, turns, enders, reasons, **counts)
 
-
-def play_counted_task(table: Table, task) -> CountedBatch:
-    """:func:`play_counted` for a :class:`golfsim.runs.tasks.Task` (its ``play`` hook), in chunks that stop with
-    the run (:func:`golfsim.runs.tasks.play_in_chunks`)."""
-    from golfsim.runs.tasks import play_in_chunks
-
-    return play_in_chunks(task, lambda first, n: play_counted(table, n, task.seed, agent_seed=task.agent_seed,
-                                                               first_game=first))

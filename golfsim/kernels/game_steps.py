@@ -1,18 +1,63 @@
-"""The steps every game loop of the kernels takes alike: starting a game's seats, reporting an illegal action and
-scoring a deal that ended.
+"""The one compiled step of a game: the rules of a turn and of a hole's start and end, which every game loop of the
+kernels calls.
 
-They are leaves (:data:`golfsim._numba.jit.leaf`), inlined into each loop that calls them, so the kernels that keep
-their own copy of the game loop for speed (:mod:`golfsim.kernels.simulate`, :mod:`~golfsim.kernels.counted`,
-:mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.self_play`) share these
-steps at no cost.
+A deal in play is a :class:`Deal` (its public and hidden state, the packed rules and the deal stream), and one
+game's output rows are :class:`HoleRows`. The steps:
+
+- :func:`start_seats`: every seat's agent stream of a game and a zero total;
+- :func:`start_hole`: deal hole ``h`` of game ``g`` from ``deal_state(seed, g, h)``, seat ``h % players`` first;
+- :func:`seat_view`: what seat ``p`` decides on (the public state, or the true state for a seat that sees it);
+- :func:`advance`: one decision: the action checked against the rules and played (the rules of a turn,
+  :func:`golfsim.core.engine.is_legal` and :func:`~golfsim.core.engine.apply_action`);
+- :func:`end_hole`: score the deal that ended and add the scores to the totals (the one place a kernel scores a
+  hole; a rule of a hole's end that needs more than the layouts, e.g. who went out, goes here);
+- :func:`write_hole`: a hole's row of the outputs; :func:`next_hole`: the game's next hole, if any;
+- :func:`note_illegal`: what the kernels report of an illegal action.
+
+The game loops (:mod:`golfsim.kernels.simulate`, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.counted`,
+:mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`, :mod:`~golfsim.kernels.bot_loop`) are
+these steps plus what each one adds (recording, counting, stopping at a seat played from Python); the steps are
+leaves (:data:`golfsim._numba.jit.leaf`), inlined into each loop, so sharing them costs nothing (and the tuples are
+taken apart by the compiler). A rule option is added in :mod:`golfsim.core.engine` or here, never in a loop.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
+
 from golfsim._numba.jit import leaf
-from golfsim.core.engine import deal_scores
-from golfsim.core.rng import agent_state
-from golfsim.core.spec import END_REASON, ENDER, R_PLAYERS, TURN
+from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
+from golfsim.core.rng import agent_state, deal_state
+from golfsim.core.spec import END_REASON, ENDER, HOLE, R_HOLES, R_PLAYERS, TURN
+from golfsim.core.worlds import fill_sight
+
+
+class Deal(NamedTuple):
+    """One deal in play: the arrays every step of the rules reads or writes."""
+
+    pub: np.ndarray
+    """The public state (``PUB_DTYPE``)."""
+    hid: np.ndarray
+    """The hidden state: layouts and stock (``HID_DTYPE``)."""
+    rules: np.ndarray
+    """The packed rules (``Rules.pack()``)."""
+    deal_rng: np.ndarray
+    """The deal stream's state (uint64 ``[1]``)."""
+
+
+class HoleRows(NamedTuple):
+    """One game's rows of the outputs, a row per hole (:class:`golfsim.kernels.batch.Batch` holds them for many)."""
+
+    hole_scores: np.ndarray
+    """int16 ``[holes, players]``."""
+    turns: np.ndarray
+    """int16 ``[holes]``."""
+    enders: np.ndarray
+    """int8 ``[holes]``: who went out, -1 for nobody."""
+    reasons: np.ndarray
+    """int8 ``[holes]``: the end reason codes."""
 
 
 @leaf
@@ -25,22 +70,69 @@ def start_seats(agent_rng, totals, agent_seed, game, players):
 
 
 @leaf
+def start_hole(deal, deal_seed, game, hole, totals):
+    """Deal hole ``hole`` of game ``game`` from ``deal_state(deal_seed, game, hole)``, seat ``hole % players``
+    moving first; ``totals`` are the scores before it (the public state shows them)."""
+    deal.deal_rng[0] = deal_state(deal_seed, game, hole)
+    deal_shuffled(deal.pub, deal.hid, deal.rules, deal.deal_rng, hole, hole % deal.rules[R_PLAYERS], totals)
+
+
+@leaf
+def seat_view(pub, deal, sees, p, sight):
+    """What seat ``p`` decides on: ``pub`` (the deal's public state), or for a seat with ``sees[p]`` (an agent
+    registered ``sees_hidden``) ``sight`` filled with the public state followed by the true hidden state
+    (:func:`golfsim.core.worlds.fill_sight`). ``pub`` is passed beside ``deal`` because a function compiled without
+    reference counting may only return an array it was given itself."""
+    if sees[p]:
+        fill_sight(sight, deal.pub, deal.hid, deal.rules, deal.deal_rng)
+        return sight
+    return pub
+
+
+@leaf
+def advance(deal, action):
+    """Play ``action`` for the seat to move and return True, or return False and change nothing when the rules do
+    not allow it."""
+    if not is_legal(deal.pub, deal.rules, action):
+        return False
+    apply_action(deal.pub, deal.hid, deal.rules, deal.deal_rng, action)
+    return True
+
+
+@leaf
+def end_hole(deal, scores, totals):
+    """Score the deal that ended into ``scores`` (one per seat) and add them to ``totals``."""
+    deal_scores(deal.hid, deal.rules, scores)
+    for p in range(deal.rules[R_PLAYERS]):
+        totals[p] += scores[p]
+
+
+@leaf
+def write_hole(deal, hole, scores, rows):
+    """Write the ended deal's ``scores``, turns, who went out and why it ended to row ``hole`` of ``rows``
+    (:class:`HoleRows`)."""
+    for p in range(deal.rules[R_PLAYERS]):
+        rows.hole_scores[hole, p] = scores[p]
+    rows.turns[hole] = deal.pub[TURN]
+    rows.enders[hole] = deal.pub[ENDER]
+    rows.reasons[hole] = deal.pub[END_REASON]
+
+
+@leaf
+def next_hole(deal, deal_seed, game, totals):
+    """Deal the hole after the one that ended (:func:`start_hole`) and return True, or return False after the
+    game's last hole."""
+    h = np.int64(deal.pub[HOLE]) + 1
+    if h >= deal.rules[R_HOLES]:
+        return False
+    start_hole(deal, deal_seed, game, h, totals)
+    return True
+
+
+@leaf
 def note_illegal(error, hole, seat, action, phase):
     """Write ``(hole + 1, seat, action, phase)`` to ``error``: what the kernels report of an illegal action."""
     error[0] = hole + 1
     error[1] = seat
     error[2] = action
     error[3] = phase
-
-
-@leaf
-def score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons):
-    """Score the deal that ended into ``scores`` and add them to ``totals``; write them, the deal's turns, who went
-    out and why it ended to row ``h`` of a game's outputs."""
-    deal_scores(hid, rules, scores)
-    for p in range(rules[R_PLAYERS]):
-        hole_scores[h, p] = scores[p]
-        totals[p] += scores[p]
-    turns[h] = pub[TURN]
-    enders[h] = pub[ENDER]
-    reasons[h] = pub[END_REASON]

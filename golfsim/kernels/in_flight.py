@@ -20,22 +20,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import leaf
+from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
-from golfsim.core.rng import deal_state, uniform
-from golfsim.core.spec import CURRENT, DONE, HOLE, PHASE, R_HOLES, R_PLAYERS
-from golfsim.core.worlds import fill_sight
+from golfsim.core.engine import legal_mask
+from golfsim.core.rng import uniform
+from golfsim.core.spec import CURRENT, DONE, HOLE, PHASE, R_PLAYERS
 from golfsim.game.observation import encode
 from golfsim.kernels.bot_loop import agent_functions
-from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
+from golfsim.kernels.game_steps import (
+    Deal,
+    HoleRows,
+    advance,
+    end_hole,
+    next_hole,
+    note_illegal,
+    seat_view,
+    start_hole,
+    start_seats,
+    write_hole,
+)
 
 
 @leaf
-def _start_game(pub, hid, rules, deal_rng, agent_rng, totals, deal_seed, agent_seed, game):
-    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
-    deal_rng[0] = deal_state(deal_seed, game, 0)
-    deal_shuffled(pub, hid, rules, deal_rng, 0, 0, totals)
+def _start_game(deal, agent_rng, totals, deal_seed, agent_seed, game):
+    start_seats(agent_rng, totals, agent_seed, game, deal.rules[R_PLAYERS])
+    start_hole(deal, deal_seed, game, 0, totals)
 
 
 @leaf
@@ -50,13 +59,10 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
     one) writes ``errors[row]`` = ``(hole + 1, seat, action, phase)`` and abandons that game, as the batch kernel
     does.
     """
-    players = rules[R_PLAYERS]
-    holes = rules[R_HOLES]
     waiting = 0
     for s in range(slot_game.shape[0]):
         pub = pubs[s]
-        hid = hids[s]
-        deal_rng = deal_rngs[s]
+        deal = Deal(pub, hids[s], rules, deal_rngs[s])
         agent_rng = agent_rngs[s]
         tot = totals[s]
         while True:
@@ -68,32 +74,27 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                 next_game[0] += 1
                 slot_game[s] = g
                 actions[s] = -1
-                _start_game(pub, hid, rules, deal_rng, agent_rng, tot, deal_seed, agent_seed, first_game + g)
+                _start_game(deal, agent_rng, tot, deal_seed, agent_seed, first_game + g)
             a = actions[s]
             if a >= 0:
                 actions[s] = -1
-                if not is_legal(pub, rules, a):
+                if not advance(deal, a):
                     note_illegal(errors[g], pub[HOLE], np.int64(pub[CURRENT]), a, pub[PHASE])
                     slot_game[s] = -1
                     continue
-                apply_action(pub, hid, rules, deal_rng, a)
             bad = False
-            # simulate.play_game's decision step, written out here: this loop also stops at an outside seat (to be
-            # decided from Python) and, on an illegal move, abandons only this slot's game
+            # simulate.play_game's decision step, with two differences: this loop also stops at an outside seat (to
+            # be decided from Python) and, on an illegal move, abandons only this slot's game
             while pub[PHASE] != DONE:
                 p = np.int64(pub[CURRENT])
                 if outside[p]:
                     break
-                view = pub
-                if sees[p]:
-                    fill_sight(sight, pub, hid, rules, deal_rng)
-                    view = sight
+                view = seat_view(pub, deal, sees, p, sight)
                 move = decide(bot_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
-                if not is_legal(pub, rules, move):
+                if not advance(deal, move):
                     note_illegal(errors[g], pub[HOLE], p, move, pub[PHASE])
                     bad = True
                     break
-                apply_action(pub, hid, rules, deal_rng, move)
             if bad:
                 slot_game[s] = -1
                 continue
@@ -101,16 +102,14 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
                 waiting += 1
                 break
             h = pub[HOLE]
-            score_deal(pub, hid, rules, h, scores, tot, hole_scores[g], turns[g], enders[g], reasons[g])
-            if h + 1 >= holes:
+            end_hole(deal, scores, tot)
+            write_hole(deal, h, scores, HoleRows(hole_scores[g], turns[g], enders[g], reasons[g]))
+            if not next_hole(deal, deal_seed, first_game + g, tot):
                 slot_game[s] = -1
-                continue
-            deal_rng[0] = deal_state(deal_seed, first_game + g, h + 1)
-            deal_shuffled(pub, hid, rules, deal_rng, h + 1, (h + 1) % players, tot)
     return waiting
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, agent_seed, first_game, n_games,
                   next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
                   hole_scores, turns, enders, reasons, errors):
@@ -121,7 +120,7 @@ def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, a
                       scores, sight, hole_scores, turns, enders, reasons, errors)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed,
                                     first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs,
                                     agent_rngs, totals, scores, sight, hole_scores, turns, enders, reasons, errors):
@@ -132,7 +131,7 @@ def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, 
                       hole_scores, turns, enders, reasons, errors)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observations, masks, randoms):
     """For every slot whose ``seat`` must decide: its index into ``slots``, the seat's observation vector
     (:func:`golfsim.game.observation.encode`) into ``observations``, its legal-action mask into ``masks`` and one
@@ -150,7 +149,7 @@ def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observatio
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_NRT)
 def gather_masks(rules, pubs, slot_game, actions, seat, slots, masks):
     """For every slot whose ``seat`` must decide and has no action yet: its index into ``slots`` and its legal-action
     mask into ``masks``; returns how many. (Unlike :func:`gather_decisions`, nothing is drawn from the agent

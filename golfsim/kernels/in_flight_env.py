@@ -20,12 +20,11 @@ import numpy as np
 from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
-from golfsim.core.engine import deal_scores, deal_shuffled, legal_mask
-from golfsim.core.rng import deal_state
-from golfsim.core.spec import DONE, END_REASON, HOLE, PHASE, R_HOLES, R_PLAYERS, TRUNCATED
+from golfsim.core.engine import legal_mask
+from golfsim.core.spec import DONE, END_REASON, PHASE, R_PLAYERS, TRUNCATED
 from golfsim.game.observation import encode
 from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, OK, agent_functions, play_turns
-from golfsim.kernels.game_steps import start_seats
+from golfsim.kernels.game_steps import Deal, end_hole, next_hole, start_hole, start_seats
 
 SKIP, START, NEXT, PLAY = 0, 1, 2, 3
 
@@ -46,7 +45,6 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
     three being the bot loop's scratch.
     """
     players = rules[R_PLAYERS]
-    holes = rules[R_HOLES]
     bot_error = error[4:]
     bad = 0
     for i in range(mode.shape[0]):
@@ -67,10 +65,10 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
         agent_rng = agent_rngs[i]
         tot = totals[i]
         action = actions[i]
+        deal = Deal(pub, hid, rules, deal_rng)
         if m != PLAY:
             start_seats(agent_rng, tot, seeds[i], games[i], players)
-            deal_rng[0] = deal_state(seeds[i], games[i], 0)
-            deal_shuffled(pub, hid, rules, deal_rng, 0, 0, tot)
+            start_hole(deal, seeds[i], games[i], 0, tot)
             action = -1
         reward = 0.0
         over = False
@@ -87,17 +85,12 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
             action = -1
             if pub[PHASE] != DONE:
                 break
-            h = np.int64(pub[HOLE])
-            deal_scores(hid, rules, scores)
+            end_hole(deal, scores, tot)
             reward -= scores[seat]
-            for p in range(players):
-                tot[p] += scores[p]
             cut = pub[END_REASON] == TRUNCATED
-            if cut or h + 1 >= holes:
+            if cut or not next_hole(deal, seeds[i], games[i], tot):
                 over = True
                 break
-            deal_rng[0] = deal_state(seeds[i], games[i], h + 1)
-            deal_shuffled(pub, hid, rules, deal_rng, h + 1, (h + 1) % players, tot)
         rewards[i] = reward
         truncated[i] = cut
         terminated[i] = over and not cut

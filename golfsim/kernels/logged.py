@@ -20,8 +20,7 @@ from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import decide
-from golfsim.core.engine import apply_action, deal_shuffled, is_legal
-from golfsim.core.rng import deal_state
+from golfsim.core.engine import apply_action, is_legal
 from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
@@ -42,8 +41,16 @@ from golfsim.core.spec import (
     START,
     TURN,
 )
-from golfsim.core.worlds import fill_sight
-from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
+from golfsim.kernels.game_steps import (
+    Deal,
+    HoleRows,
+    end_hole,
+    note_illegal,
+    seat_view,
+    start_hole,
+    start_seats,
+    write_hole,
+)
 
 KIND, SEAT, PHASE_COL, ACTION, CARD, DISCARD_TOP, VIEW0 = range(7)
 WENT_OUT_COL = VIEW0 + 6
@@ -70,65 +77,75 @@ def _moved_card(pub, hid, rules, p, phase, action):
     return -1
 
 
-# The game loop of golfsim.kernels.simulate.play_game, repeated with the recording added: a separate copy keeps the
-# batch simulator's hot loop free of it; the trace tests check that both play the same games.
+@leaf
+def _record_decision(pub, hid, rules, h, p, a, rec, rec_hole_turn, rec_game, row, game_row):
+    """Write decision ``a`` of seat ``p`` (legal, not yet played) to row ``row`` of the record."""
+    ov = rules[R_OFF_VIEW]
+    phase = pub[PHASE]
+    rec[KIND, row] = DECISION
+    rec_hole_turn[HOLE_COL, row] = h
+    rec_hole_turn[TURN_COL, row] = pub[TURN]
+    rec[SEAT, row] = p
+    rec[PHASE_COL, row] = phase
+    rec[ACTION, row] = a
+    rec[DISCARD_TOP, row] = pub[rules[R_OFF_DISCARD] + pub[DISCARD_N] - 1]
+    for k in range(6):
+        rec[VIEW0 + k, row] = pub[ov + 6 * p + k]
+    rec[WENT_OUT_COL, row] = -1
+    rec[REASON_COL, row] = 0
+    rec[CARD, row] = _moved_card(pub, hid, rules, p, phase, a)
+    rec_game[row] = game_row
+
+
+@leaf
+def _record_hole_end(pub, rules, h, scores, rec, rec_hole_turn, rec_game, rec_scores, row, game_row):
+    """Write the end of hole ``h`` (its ``scores``) to row ``row`` of the record."""
+    rec[KIND, row] = DEAL_END
+    rec_hole_turn[HOLE_COL, row] = h
+    rec_hole_turn[TURN_COL, row] = pub[TURN]
+    rec[SEAT, row] = -1
+    rec[PHASE_COL, row] = DONE
+    rec[ACTION, row] = -1
+    rec[CARD, row] = -1
+    rec[DISCARD_TOP, row] = pub[rules[R_OFF_DISCARD] + pub[DISCARD_N] - 1]
+    for k in range(6):
+        rec[VIEW0 + k, row] = -1
+    rec[WENT_OUT_COL, row] = pub[ENDER]
+    rec[REASON_COL, row] = pub[END_REASON]
+    rec_game[row] = game_row
+    for p in range(rules[R_PLAYERS]):
+        rec_scores[p, row] = scores[p]
+
+
+# simulate.play_game's loop with the recording added (the steps of golfsim.kernels.game_steps, the record written
+# between the legality check and the move, since it reads the card a move takes): a separate loop keeps the batch
+# simulator's hot loop free of it; the trace tests check that both play the same games.
 @leaf
 def play_logged_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                      deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
                      rec, rec_hole_turn, rec_game, rec_scores, row, game_row):
     """Play every hole of game ``game`` like ``simulate.play_game``, recording from row ``row``; return the next
     free row. Seats with ``sees[p]`` are given ``sight`` (the true state after the public one), as there."""
-    players = rules[R_PLAYERS]
-    ov = rules[R_OFF_VIEW]
-    od = rules[R_OFF_DISCARD]
-    start_seats(agent_rng, totals, agent_seed, game, players)
+    deal = Deal(pub, hid, rules, deal_rng)
+    rows = HoleRows(hole_scores, turns, enders, reasons)
+    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
     for h in range(rules[R_HOLES]):
-        deal_rng[0] = deal_state(deal_seed, game, h)
-        deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
+        start_hole(deal, deal_seed, game, h, totals)
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])
-            view = pub
-            if sees[p]:
-                fill_sight(sight, pub, hid, rules, deal_rng)
-                view = sight
-            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
+            a = decide(agent_ids[p], agent_fns, seat_view(pub, deal, sees, p, sight), rules, params[p], agent_rng, p)
             if not is_legal(pub, rules, a):
                 note_illegal(error, h, p, a, pub[PHASE])
                 return row
-            phase = pub[PHASE]
-            rec[KIND, row] = DECISION
-            rec_hole_turn[HOLE_COL, row] = h
-            rec_hole_turn[TURN_COL, row] = pub[TURN]
-            rec[SEAT, row] = p
-            rec[PHASE_COL, row] = phase
-            rec[ACTION, row] = a
-            rec[DISCARD_TOP, row] = pub[od + pub[DISCARD_N] - 1]
-            for k in range(6):
-                rec[VIEW0 + k, row] = pub[ov + 6 * p + k]
-            rec[WENT_OUT_COL, row] = -1
-            rec[REASON_COL, row] = 0
-            rec[CARD, row] = _moved_card(pub, hid, rules, p, phase, a)
-            rec_game[row] = game_row
+            drew = pub[PHASE] == START and a == DRAW_STOCK
+            _record_decision(pub, hid, rules, h, p, a, rec, rec_hole_turn, rec_game, row, game_row)
             apply_action(pub, hid, rules, deal_rng, a)
-            if phase == START and a == DRAW_STOCK:
+            if drew:
                 rec[CARD, row] = pub[HELD]
             row += 1
-        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
-        rec[KIND, row] = DEAL_END
-        rec_hole_turn[HOLE_COL, row] = h
-        rec_hole_turn[TURN_COL, row] = pub[TURN]
-        rec[SEAT, row] = -1
-        rec[PHASE_COL, row] = DONE
-        rec[ACTION, row] = -1
-        rec[CARD, row] = -1
-        rec[DISCARD_TOP, row] = pub[od + pub[DISCARD_N] - 1]
-        for k in range(6):
-            rec[VIEW0 + k, row] = -1
-        rec[WENT_OUT_COL, row] = pub[ENDER]
-        rec[REASON_COL, row] = pub[END_REASON]
-        rec_game[row] = game_row
-        for p in range(players):
-            rec_scores[p, row] = scores[p]
+        end_hole(deal, scores, totals)
+        write_hole(deal, h, scores, rows)
+        _record_hole_end(pub, rules, h, scores, rec, rec_hole_turn, rec_game, rec_scores, row, game_row)
         row += 1
     return row
 

@@ -1,7 +1,7 @@
 """Tables with plain-Python or batched agents: the batch simulator's games, decided partly in Python.
 
 :func:`play_batch` plays games ``first_game .. first_game + count - 1`` of a table and returns the same
-:class:`~golfsim.kernels.simulate.Batch` the compiled kernel would: identical deals, agent streams and outputs, so a
+:class:`~golfsim.kernels.batch.Batch` the compiled kernel would: identical deals, agent streams and outputs, so a
 tournament, an experiment or a sweep treats such a table like any other. The games are held in slots
 (:mod:`golfsim.kernels.in_flight`); compiled seats play in compiled code, and each seat played from Python is asked
 for its decisions:
@@ -42,6 +42,7 @@ from golfsim.game import observation
 from golfsim.game.game import PythonAgent
 from golfsim.game.lazy import LazyObservation
 from golfsim.kernels import bot_loop
+from golfsim.kernels.batch import Batch
 from golfsim.kernels.in_flight import (
     advance_in,
     advance_slots,
@@ -98,7 +99,7 @@ def slots_for(table, count: int) -> int:
 
 def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 0, slots: int | None = None):
     """Play ``count`` games of ``table`` (which may seat plain-Python and batched agents) and return their
-    :class:`~golfsim.kernels.simulate.Batch`, equal to what the batch kernel gives for the same games.
+    :class:`~golfsim.kernels.batch.Batch`, equal to what the batch kernel gives for the same games.
 
     Parameters
     ----------
@@ -118,8 +119,6 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
     IllegalActionError
         An agent returned an illegal action; the message names it, the move and the game.
     """
-    from golfsim.kernels.simulate import Batch
-
     rules = table.rules
     packed = rules.pack()
     players, holes = rules.players, rules.holes

@@ -10,15 +10,17 @@ dispatches through ``pub``.
 They play exactly the games :func:`golfsim.kernels.simulate.play_games` plays (the same deal stream and lazy shuffle,
 the same agent streams, the same decisions through the agents' own leaves, ``golfsim.agents.greedy.start_choice`` and
 ``hold_choice``), so results do not depend on which kernel ran; ``tests/test_self_play.py`` compares them over the
-rule variants. They cover the rules :func:`compact_rules` accepts: no ``reveal_instead_of_draw`` and no
-``discard_and_flip`` (every other option, player count and deck count included); other rules use the self-play
-kernels of :mod:`golfsim.kernels.simulate`. Every action is still checked against the rules as ``engine.is_legal`` does
+rule variants. They cover the rules :func:`compact_rules` accepts, the options of :data:`COMPACT_OPTIONS` (player
+and deck counts, opening flips, the end, card values) with every other option at its default; other rules use the
+self-play kernels of :mod:`golfsim.kernels.simulate`, which play the one compiled step of
+:mod:`golfsim.kernels.game_steps`. Every action is still checked against the rules as ``engine.is_legal`` does
 for its phase, and an illegal one stops the game with the same error row.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import dataclasses
+
 from numba import njit
 
 from golfsim._numba.jit import NO_NRT, leaf
@@ -26,6 +28,7 @@ from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID
 from golfsim.agents.greedy import hidden_worth, hold_choice, start_choice
 from golfsim.core.engine import next_seat, score_cards
 from golfsim.core.rng import advance, agent_state, below, bits_below, deal_state
+from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     DRAW_STOCK,
     FLIP,
@@ -35,14 +38,12 @@ from golfsim.core.spec import (
     PLACE_DRAWN,
     R_COUNTS,
     R_DECK_POINTS,
-    R_DISCARD_FLIP,
     R_END,
     R_HOLES,
     R_NCARDS,
     R_OPENING,
     R_PLAYERS,
     R_POINTS,
-    R_REVEAL,
     R_TURN_CAP,
     RULES_SIZE,
     START,
@@ -61,10 +62,20 @@ SEAT_MASK = 15
 index is not negative and drop Numba's wraparound for negative indices (a compare and a select per access)."""
 
 
-def compact_rules(rules: np.ndarray) -> bool:
-    """Whether the compact kernels play the packed ``rules``: no ``reveal_instead_of_draw``, no
-    ``discard_and_flip``."""
-    return int(rules[R_REVEAL]) == 0 and int(rules[R_DISCARD_FLIP]) == 0
+COMPACT_OPTIONS = frozenset({"players", "decks", "holes", "turn_cap", "opening_flips", "end", "jokers", "twos_pair",
+                             "four_of_a_kind_bonus"})
+"""The rule options the compact kernels play, each with every value: the table (players, decks, holes, turn cap),
+the opening flips and the end of a deal (written out in :func:`compact_game`) and the card values (through the
+engine's own ``score_cards``). Every other option must keep its default for :func:`compact_rules` to accept the
+rules, so an option added to :class:`~golfsim.core.rules.Rules` later is played by the general kernels until
+someone writes it here too: the compact copy of the turn can never play a rule it does not know."""
+
+
+def compact_rules(rules: Rules) -> bool:
+    """Whether the compact kernels play ``rules``: every option outside :data:`COMPACT_OPTIONS` at its default."""
+    plain = Rules()
+    return all(getattr(rules, f.name) == getattr(plain, f.name) for f in dataclasses.fields(Rules)
+               if f.name not in COMPACT_OPTIONS)
 
 
 @leaf

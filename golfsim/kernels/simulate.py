@@ -7,7 +7,6 @@ size or the order the games run in, and two runs with different agents but the s
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,9 +19,8 @@ from numba import njit
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.base import MAX_PARAMS, USER_AGENT_BASE, AgentChoice, parse_agent, split_agents
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID, AgentFunctions, decide, pointer_function
-from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.errors import check_agent_errors
-from golfsim.core.rng import check_seed, deal_state
+from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
 from golfsim.core.spec import (
@@ -38,8 +36,19 @@ from golfsim.core.spec import (
     RULES_SIZE,
     TRUNCATED,
 )
-from golfsim.core.worlds import fill_sight, sight_size, stack_like
-from golfsim.kernels.game_steps import note_illegal, score_deal, start_seats
+from golfsim.core.worlds import sight_size, stack_like
+from golfsim.kernels.batch import Batch
+from golfsim.kernels.game_steps import (
+    Deal,
+    HoleRows,
+    advance,
+    end_hole,
+    note_illegal,
+    seat_view,
+    start_hole,
+    start_seats,
+    write_hole,
+)
 from golfsim.kernels.self_play import compact_rules, play_games_greedy_compact, play_games_random_compact
 
 DEFAULT_BATCH = 20_000
@@ -65,26 +74,24 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
 
     ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
     """
-    players = rules[R_PLAYERS]
-    start_seats(agent_rng, totals, agent_seed, game, players)
+    deal = Deal(pub, hid, rules, deal_rng)
+    rows = HoleRows(hole_scores, turns, enders, reasons)
+    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
     for h in range(rules[R_HOLES]):
-        deal_rng[0] = deal_state(deal_seed, game, h)
-        deal_shuffled(pub, hid, rules, deal_rng, h, h % players, totals)
+        start_hole(deal, deal_seed, game, h, totals)
         while pub[PHASE] != DONE:
             p = np.int64(pub[CURRENT])  # agents are compiled for an int64 seat: no second specialisation
             view = pub
             agent = every_seat
             if every_seat == ANY_AGENTS:
                 agent = agent_ids[p]
-                if sees[p]:
-                    fill_sight(sight, pub, hid, rules, deal_rng)
-                    view = sight
+                view = seat_view(pub, deal, sees, p, sight)
             a = decide(agent, agent_fns, view, rules, params[p], agent_rng, p)
-            if not is_legal(pub, rules, a):
+            if not advance(deal, a):
                 note_illegal(error, h, p, a, pub[PHASE])
                 return
-            apply_action(pub, hid, rules, deal_rng, a)
-        score_deal(pub, hid, rules, h, scores, totals, hole_scores, turns, enders, reasons)
+        end_hole(deal, scores, totals)
+        write_hole(deal, h, scores, rows)
 
 
 # Every kernel copies the packed rules into its own stack frame: the compiler then knows that writing the game
@@ -150,9 +157,9 @@ _SELF_PLAY_KERNELS = {GREEDY_ID: play_games_greedy, RANDOM_ID: play_games_random
 _COMPACT_KERNELS = {GREEDY_ID: play_games_greedy_compact, RANDOM_ID: play_games_random_compact}
 
 
-def kernel_for(agent_ids: np.ndarray, sees: np.ndarray, rules: np.ndarray | None = None):
+def kernel_for(agent_ids: np.ndarray, sees: np.ndarray, rules: Rules | None = None):
     """The kernel for a table: a built-in self-play kernel when one inlined built-in plays every seat (compiled
-    only when first used), else the general :func:`play_games`. Given the packed ``rules`` that
+    only when first used), else the general :func:`play_games`. Given ``rules`` that
     :func:`golfsim.kernels.self_play.compact_rules` accepts, the self-play kernel is the compact one. Every kernel
     gives the same results."""
     first = int(agent_ids[0])
@@ -258,39 +265,6 @@ def thread_count(threads: int | None) -> int:
     return int(threads)
 
 
-@dataclass
-class Batch:
-    """Raw results of games ``first_game ..`` (arrays indexed by game, hole, seat)."""
-
-    first_game: int
-    hole_scores: np.ndarray  # int16 [n, holes, players]
-    turns: np.ndarray  # int16 [n, holes]
-    enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
-    reasons: np.ndarray  # int8 [n, holes], END_REASON codes
-    #: Wall and CPU seconds of the thread that played the games, when it measured them
-    #: (:func:`golfsim.runs.tasks.play_in_chunks`); 0 otherwise.
-    seconds: float = 0.0
-    cpu_seconds: float = 0.0
-
-    @property
-    def totals(self) -> np.ndarray:
-        return self.hole_scores.sum(axis=1, dtype=np.int32)
-
-    @classmethod
-    def concat(cls, parts: Sequence[Batch]) -> Batch:
-        """Consecutive batches (in game order) as one: their arrays one after another, their seconds added (a
-        subclass's array fields too)."""
-        values = {}
-        for f in dataclasses.fields(cls):
-            if f.name == "first_game":
-                values[f.name] = parts[0].first_game
-            elif f.name in ("seconds", "cpu_seconds"):
-                values[f.name] = sum(getattr(b, f.name) for b in parts)
-            else:
-                values[f.name] = np.concatenate([getattr(b, f.name) for b in parts])
-        return cls(**values)
-
-
 def _check_count(name, value, allow_zero=False):
     low = 0 if allow_zero else 1
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -321,7 +295,7 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
     pool = ThreadPoolExecutor(nthreads, thread_name_prefix="golfsim") if nthreads > 1 else None
     # one set of work arrays per slice that can run at once; batches run one after another and reuse them
     work = [work_arrays(rules) for _ in range(SLICES_PER_THREAD * nthreads if pool else 1)]
-    kernel = kernel_for(ids, sees, rules)
+    kernel = kernel_for(ids, sees, table.rules)
     try:
         done = 0
         while done < games:

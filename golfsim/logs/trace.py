@@ -63,6 +63,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from golfsim.atomic import AtomicFile, os_error_text
 from golfsim.core.errors import check_agent_errors
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
@@ -86,7 +87,6 @@ from golfsim.kernels.logged import (
     play_logged_games,
 )
 from golfsim.kernels.simulate import Batch, Table, _check_count, thread_count, work_arrays
-from golfsim.runs.atomic import AtomicFile, os_error_text
 
 FORMAT_VERSION = 2
 META_KEY = "golfsim.decision_log"
@@ -204,7 +204,7 @@ class DecisionLog:
         self.deal_sets = 0
         self.rows = 0
         # written beside the target and renamed on close: a killed run leaves the previous log whole, and a second
-        # run on the same path is refused while this one writes (golfsim.runs.atomic)
+        # run on the same path is refused while this one writes (golfsim.atomic)
         self._file = AtomicFile(self.path, "the decision log")
         try:
             self._writer = pq.ParquetWriter(self._file.temp, schema(rules.players), **WRITER_OPTIONS)

@@ -44,30 +44,29 @@ def watch() -> None:
         if _installed:
             return
         _installed = True
-    from numba.core import event
+    from golfsim._numba.compile_events import on_compile
 
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            with _lock:
-                _state["depth"] += 1
-                first = _state["depth"] == 1
-                if first:
-                    _state["label"] = _label(ev.data.get("dispatcher"))
-                    _state["since"] = time.monotonic()
-                    _state["count"] += 1
+    def started(dispatcher):
+        with _lock:
+            _state["depth"] += 1
+            first = _state["depth"] == 1
             if first:
-                _redraw_now()
+                _state["label"] = _label(dispatcher)
+                _state["since"] = time.monotonic()
+                _state["count"] += 1
+        if first:
+            _redraw_now()
 
-        def on_end(self, ev):
-            with _lock:
-                _state["depth"] = max(0, _state["depth"] - 1)
-                over = _state["depth"] == 0
-                if over:
-                    _state["label"] = None
+    def ended():
+        with _lock:
+            _state["depth"] = max(0, _state["depth"] - 1)
+            over = _state["depth"] == 0
             if over:
-                _redraw_now()
+                _state["label"] = None
+        if over:
+            _redraw_now()
 
-    event.register("numba:compile", Listener())
+    on_compile(started, ended)
 
 
 def _redraw_now() -> None:

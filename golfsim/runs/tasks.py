@@ -95,7 +95,7 @@ class Task:
         User agent modules to load before parsing the labels (``GOLFSIM_AGENT_MODULES`` when the task was made).
     play : str
         ``"module:function"`` called as ``function(table, task)`` to play the games instead of the batch simulator,
-        returning what ``summary`` is given (e.g. :func:`golfsim.kernels.counted.play_counted_task`, the same games
+        returning what ``summary`` is given (e.g. :func:`golfsim.experiments.luck.play_counted_task`, the same games
         with their decisions counted); empty: :func:`golfsim.kernels.simulate.iter_batches`.
     """
 

@@ -193,3 +193,19 @@ def test_a_real_ctrl_c_keeps_and_marks_the_complete_cells(tmp_path):
     table, extra = pd.read_csv(out / "table.csv"), pd.read_csv(out / "analytics.csv")
     assert {f"{r.variant} {r.players}p" for r in table.itertuples()} <= done
     assert len(extra) <= len(done) and (table.deal_sets[table.strong != "mc"] == 300).all()
+
+
+def test_a_counted_task_played_one_game_a_chunk_counts_the_same_games(monkeypatch):
+    import golfsim.runs.tasks as tasks
+    from golfsim.kernels.counted import play_counted
+    from golfsim.kernels.simulate import Table
+
+    monkeypatch.setattr(tasks, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(tasks, "CHUNK_SECONDS", 0.0)  # chunks never grow
+    rules = Rules(players=3, discard_and_flip="may")
+    table = Table.make(["random", "greedy", "ev"], rules)
+    whole = play_counted(table, 12, seed=4, agent_seed=6, first_game=5)
+    chunked = luck.play_counted_task(table, tasks.Task(rules, ("random", "greedy", "ev"), 4, 6, 5, 12))
+    for field in ("hole_scores", "turns", "enders", "reasons", "decisions", "legal", "choices"):
+        np.testing.assert_array_equal(getattr(chunked, field), getattr(whole, field), err_msg=field)
+    assert chunked.first_game == 5 and chunked.cpu_seconds > 0

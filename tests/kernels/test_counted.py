@@ -52,18 +52,3 @@ def test_the_counts_match_a_count_made_with_the_step_api():
         expect = _counted_by_the_step_api(seats, rules, 11, game)
         got = np.stack([counted.decisions[game], counted.legal[game], counted.choices[game]], axis=1)
         np.testing.assert_array_equal(got, expect)
-
-
-def test_a_counted_task_played_one_game_a_chunk_counts_the_same_games(monkeypatch):
-    import golfsim.runs.tasks as tasks
-    from golfsim.kernels.counted import play_counted_task
-
-    monkeypatch.setattr(tasks, "FIRST_CHUNK", 1)
-    monkeypatch.setattr(tasks, "CHUNK_SECONDS", 0.0)  # chunks never grow
-    rules = Rules(players=3, discard_and_flip="may")
-    table = Table.make(["random", "greedy", "ev"], rules)
-    whole = play_counted(table, 12, seed=4, agent_seed=6, first_game=5)
-    chunked = play_counted_task(table, tasks.Task(rules, ("random", "greedy", "ev"), 4, 6, 5, 12))
-    for field in ("hole_scores", "turns", "enders", "reasons", "decisions", "legal", "choices"):
-        np.testing.assert_array_equal(getattr(chunked, field), getattr(whole, field), err_msg=field)
-    assert chunked.first_game == 5 and chunked.cpu_seconds > 0

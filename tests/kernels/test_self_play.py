@@ -1,10 +1,17 @@
 """The compact self-play kernels play exactly the games the general kernel plays, under every rule set they accept."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from golfsim.core.rules import Rules
-from golfsim.kernels.self_play import play_games_greedy_compact, play_games_random_compact
+from golfsim.kernels.self_play import (
+    COMPACT_OPTIONS,
+    compact_rules,
+    play_games_greedy_compact,
+    play_games_random_compact,
+)
 from golfsim.kernels.simulate import Table, kernel_for, play_games, play_games_greedy, play_games_random, work_arrays
 from tests.kernel_outputs import kernel_outputs
 
@@ -28,7 +35,7 @@ CASES = [
 def test_the_compact_kernels_play_exactly_what_the_general_kernel_plays(agents, rules):
     table = Table.make(agents, rules)
     ids, _, _ = table.kernel_arguments()
-    compact = kernel_for(ids, table.sees_hidden(), rules.pack())
+    compact = kernel_for(ids, table.sees_hidden(), rules)
     assert compact in (play_games_greedy_compact, play_games_random_compact)
     general = kernel_outputs(play_games, table, 1500, seed=5)
     assert general[0].any() and not general[4].any()  # games were played, without an error
@@ -54,13 +61,14 @@ def test_the_cases_reach_every_way_a_deal_ends_that_the_rules_allow():
 def test_rules_the_compact_kernels_do_not_play_go_to_the_other_kernels(agents, rules, expected):
     table = Table.make(agents, rules)
     ids, _, _ = table.kernel_arguments()
-    assert kernel_for(ids, table.sees_hidden(), rules.pack()) is expected
+    assert kernel_for(ids, table.sees_hidden(), rules) is expected
 
 
 @pytest.mark.parametrize("opening", ["any", "same_column", "different_columns"])
 def test_the_compact_opening_check_allows_exactly_what_the_engine_allows(opening):
     from golfsim.core.engine import deal_shuffled, is_legal
-    from golfsim.core.rules import CURRENT, FLIP, OPEN, OPEN_FIRST, PHASE, R_OFF_VIEW, R_OPENING
+    from golfsim.core.rules import R_OFF_VIEW, R_OPENING
+    from golfsim.core.spec import CURRENT, FLIP, OPEN, OPEN_FIRST, PHASE
     from golfsim.kernels.self_play import _opening_legal
 
     rules = Rules(opening_flips=opening)
@@ -79,3 +87,15 @@ def test_the_compact_opening_check_allows_exactly_what_the_engine_allows(opening
             pub[OPEN_FIRST] = first
             for k in range(6):
                 assert _opening_legal(view, 0, k, first, packed[R_OPENING]) == is_legal(pub, packed, FLIP + k)
+
+
+def test_the_compact_kernels_refuse_every_option_they_do_not_name():
+    # set each option outside COMPACT_OPTIONS to a value no rule has: an option added to Rules later is refused
+    # without anyone editing the compact kernels (they would play it as if it were off)
+    names = {f.name for f in dataclasses.fields(Rules)}
+    assert COMPACT_OPTIONS < names and {"reveal_instead_of_draw", "discard_and_flip"} <= names - COMPACT_OPTIONS
+    assert compact_rules(Rules()) and compact_rules(Rules(players=5, end="one_last_turn", jokers="minus2"))
+    for name in names - COMPACT_OPTIONS:
+        rules = Rules()
+        object.__setattr__(rules, name, object())
+        assert not compact_rules(rules), name

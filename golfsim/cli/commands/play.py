@@ -37,7 +37,7 @@ def play(
     path = save if save is not None else Path(f"golfsim-game-{seed}.parquet")
     if not path.parent.is_dir():
         raise ValueError(f"cannot save the game to {path}: the directory {path.parent} does not exist")
-    from golfsim.runs.atomic import check_writable
+    from golfsim.atomic import check_writable
 
     check_writable(path, "the game", "--save")  # before the game, not after it is played
     raise typer.Exit(table.main(names, rules, seed, path))
