@@ -78,7 +78,9 @@ def learned_act(pub, rules, params, agent_rng, player):
 
 def register_learned_agent() -> None:
     """Register ``learned`` (compiled on first use, like any agent called by pointer)."""
-    from golfsim.agents.base import register_compiled_agent
+    from golfsim.agents.base import READY_CHECKS, register_compiled_agent
+
+    READY_CHECKS["learned"] = require_model
 
     register_compiled_agent("learned", "one-ply expectimax on a value learned by self-play (golfsim learn): the "
                                        "move with the best expected afterstate value", learned_act,

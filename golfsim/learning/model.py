@@ -16,7 +16,7 @@ import numpy as np
 
 from golfsim.agents.learned.model import MODEL_FORMAT
 from golfsim.agents.learned.value import FEATURE_NAMES, ROW_NAMES
-from golfsim.runs.atomic import replace_file
+from golfsim.atomic import replace_file
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -35,7 +35,7 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def publish(tmp: str | Path, path: Path) -> None:
     """Give the finished temporary file ``tmp`` the usual permissions and rename it to ``path`` (atomic; only over a
-    regular file or a missing path, :func:`golfsim.runs.atomic.replace_file`)."""
+    regular file or a missing path, :func:`golfsim.atomic.replace_file`)."""
     replace_file(tmp, path, "the file")
 
 

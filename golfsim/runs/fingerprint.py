@@ -70,23 +70,5 @@ def behaviour_fingerprint() -> str:
     return fingerprint()
 
 
-STANDINGS_TABLE = ("ev", "greedy", "random")
-"""The tournament whose standings :func:`standings_fingerprint` hashes (every interval and rating column)."""
-
-
-@functools.cache
-def standings_fingerprint() -> str:
-    """A fingerprint of how this code turns games into standings: SHA-256 (first 16 hex digits) of the whole
-    standings table (means, every interval, ratings) of a seeded tournament of :data:`STANDINGS_TABLE`.
-
-    :func:`behaviour_fingerprint` changes when the games change; this one also changes when only the statistics
-    do (a new interval method), so a sweep never mixes cells whose intervals two versions computed differently.
-    """
-    from golfsim.tournament import run_tournament
-
-    result = run_tournament(list(STANDINGS_TABLE), Rules(players=3), GAMES, SEED, threads=1)
-    return hashlib.sha256(result.standings.to_csv(index=False).encode()).hexdigest()[:16]
-
-
 if __name__ == "__main__":  # pragma: no cover
     print(behaviour_fingerprint())

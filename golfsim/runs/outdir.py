@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from golfsim.runs.atomic import process_umask, refuse_special, replace_file
+from golfsim.atomic import process_umask, refuse_special, replace_file
 from golfsim.runs.interrupts import held_signals
 
 
@@ -75,7 +75,7 @@ def write_file(path: Path | str, write: Callable[[Path], object]) -> Path:
     remove); a write that fails (a full disk) removes it.
 
     Only a regular file or a missing ``path`` is replaced: a character device is written through, and a directory,
-    FIFO, socket or block device is refused (``ValueError``, :func:`golfsim.runs.atomic.refuse_special`)."""
+    FIFO, socket or block device is refused (``ValueError``, :func:`golfsim.atomic.refuse_special`)."""
     path = Path(path)
     if refuse_special(path) == "character device":
         write(path)

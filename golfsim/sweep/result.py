@@ -11,9 +11,9 @@ import pandas as pd
 
 import golfsim
 from golfsim.agents import plugins
-from golfsim.runs.fingerprint import standings_fingerprint
 from golfsim.sweep.cells import _atomic_write, _write_json
 from golfsim.sweep.config import _RULE_OPTIONS, METRICS, Cell, SweepPlan, _show
+from golfsim.tournament.fingerprint import standings_fingerprint
 
 
 # ---------------------------------------------------------------- the result

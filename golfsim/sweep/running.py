@@ -68,8 +68,9 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     >>> res = run_sweep("experiments/sweeps/example.toml", out="/tmp/sweep")  # doctest: +SKIP
     >>> res.table[["players", "end", "watch", "agent", "mean_score", "win_rate"]]  # doctest: +SKIP
     """
-    from golfsim.runs.fingerprint import behaviour_fingerprint, standings_fingerprint
+    from golfsim.runs.fingerprint import behaviour_fingerprint
     from golfsim.tournament import run_tournament
+    from golfsim.tournament.fingerprint import standings_fingerprint
 
     plan = plan_sweep(config_or_path, games=games)
     out = Path(out) if out is not None else Path.cwd() / "results" / "sweeps" / plan.name

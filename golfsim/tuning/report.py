@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from golfsim.runs.atomic import replace_file
+from golfsim.atomic import replace_file
 
 TRIALS_FILE = "trials.csv"
 CONFIG_FILE = "config.json"

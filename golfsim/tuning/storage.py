@@ -56,7 +56,7 @@ def study_lock(directory: Path):
         directory.mkdir(parents=True, exist_ok=True)
         fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
-        from golfsim.runs.atomic import os_error_text
+        from golfsim.atomic import os_error_text
 
         raise ValueError(f"cannot use the study folder {str(directory)!r}: {os_error_text(err)}") from None
     try:

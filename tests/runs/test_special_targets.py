@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
+from golfsim.atomic import AtomicFile, check_writable
 from golfsim.logs.trace import log_games, read_log
-from golfsim.runs.atomic import AtomicFile, check_writable
 from golfsim.runs.outdir import write_directory, write_file
 from tests.support import REPO
 

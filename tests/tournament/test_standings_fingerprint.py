@@ -4,7 +4,7 @@ differently (the games unchanged)."""
 from __future__ import annotations
 
 from golfsim import stats
-from golfsim.runs import fingerprint
+from golfsim.tournament import fingerprint
 
 
 def test_the_standings_fingerprint_notices_a_new_interval_method(monkeypatch):
