@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import typer
+
 from golfsim.cli.shared import app, err
 
 
@@ -19,11 +21,16 @@ def cache_clear():
 def cache_warm():
     """Compile everything a first run needs now (a minute or two once per golfsim version), so that later commands
     start at once."""
-    from golfsim._numba.jit import CACHE_DIR
-    from golfsim.cli.cache_warm import warm
+    try:
+        from golfsim._numba.jit import CACHE_DIR
+        from golfsim.cli.cache_warm import warm
 
-    err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
-    records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+        err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
+        records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    except KeyboardInterrupt:
+        err.print("interrupted: what was compiled so far is cached; run golfsim cache-warm again to finish",
+                  markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     total = sum(r["seconds"] for r in records)
     err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
               highlight=False)
