@@ -41,11 +41,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from golfsim.core.errors import AgentError
 from golfsim.core.rules import TRUNCATED, Rules
 from golfsim.core.scoring import win_shares
 
@@ -427,7 +428,7 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
                 for j, nxt in itertools.islice(queued, 1):
                     futures[submit(nxt)] = j, nxt
             if failed is not None:
-                failed.result()
+                _raise_failure(failed)
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
@@ -493,6 +494,20 @@ def _discard_pool(executor: ProcessPoolExecutor) -> None:
     executor.shutdown(wait=False, cancel_futures=True)
 
 
+class WorkerLost(AgentError):
+    """A worker process running a task ended without an answer (Dask's ``KilledWorker``, a broken process pool)."""
+
+
+def _raise_failure(future) -> None:
+    """Raise a failed task's exception; a worker process that died is one :class:`WorkerLost` line, not the
+    executor's traceback."""
+    err = future.exception()
+    if isinstance(err, BrokenExecutor) or type(err).__name__ == "KilledWorker":
+        raise WorkerLost(f"a worker process ended while playing games ({type(err).__name__}): an agent that exits "
+                         "or crashes its process, or a worker out of memory; the run stopped") from None
+    future.result()
+
+
 # ---------------------------------------------------------------- Dask
 DASK_MISSING = ("--dask needs the optional dependency dask[distributed]; install it with "
                 "pip install 'golfsim[dask]'")
@@ -551,7 +566,7 @@ def dask_executor(spec: str) -> Iterator[Executor]:
     if address == "local":
         n = workers or os.cpu_count() or 1
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.CRITICAL)  # a task's error is our one line
         client = Client(cluster)
     else:
         try:
