@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
+from golfsim.core.cards import TWO
 from golfsim.core.engine import face_down_count, is_legal
 from golfsim.core.spec import (
     ENDER,
@@ -38,9 +39,6 @@ from golfsim.core.spec import (
     UNSEEN_CARDS,
     UNSEEN_POINTS,
 )
-
-NUM_RANKS = 14
-TWO = 2
 
 
 @leaf

@@ -99,6 +99,7 @@ from golfsim.agents.common import (
     pair_score,
     stalled,
 )
+from golfsim.core.cards import NUM_RANKS, TWO
 from golfsim.core.engine import column_score, face_down_count, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
@@ -147,8 +148,6 @@ PARAMS = (
 )
 PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
 
-NUM_RANKS = 14
-TWO = 2
 BIG = 1e9
 STALL = STALL_HIDDEN
 

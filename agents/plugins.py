@@ -146,11 +146,6 @@ def ensure_loaded() -> None:
         _loading = False
 
 
-def load_plugins() -> None:
-    """Load the user agents now (the same as :func:`ensure_loaded`)."""
-    ensure_loaded()
-
-
 def loaded_from_environment() -> tuple[str, ...]:
     """The modules named by ``GOLFSIM_AGENT_MODULES`` now that this process has loaded, ``.py`` paths made
     absolute (a rerun may start in another folder)."""

@@ -90,21 +90,8 @@ from golfsim.agents.learned import learned_one_ply_act
 from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, is_legal, score_cards
 from golfsim.core.rng import mix64, next_u64
-from golfsim.core.rules import (
-    CURRENT,
-    DONE,
-    HOLE,
-    MAX_TURN_CAP,
-    NUM_ACTIONS,
-    OPEN,
-    PHASE,
-    R_FOUR_BONUS,
-    R_HOLES,
-    R_OFF_TOTALS,
-    R_OFF_VIEW,
-    R_PLAYERS,
-    TURN,
-)
+from golfsim.core.rules import MAX_TURN_CAP, R_FOUR_BONUS, R_HOLES, R_OFF_TOTALS, R_OFF_VIEW, R_PLAYERS
+from golfsim.core.spec import CURRENT, DONE, HOLE, NUM_ACTIONS, OPEN, PHASE, TURN
 from golfsim.core.worlds import (
     MAX_CARDS,
     MAX_HID_SIZE,
@@ -180,9 +167,9 @@ def pack_mc(choice) -> np.ndarray:
     vec[POLICIES_FLAG] = 1.0
     base, rollout = values["base"], values["rollout"]
     for role, policy in (("base", base), ("rollout", rollout)):
-        if policy.name == "learned" and policy.values[0] >= 2:
-            raise ValueError(f"agent 'mc': learned plays at depth 1 in mc's base and rollouts; {role}=({policy.label}) "
-                             "is not supported")
+        if policy.name == "learned" and policy.values[1] >= 0.5:
+            raise ValueError(f"agent 'mc': learned plays its one-ply decision in mc's base and rollouts; "
+                             f"{role}=({policy.label}) is not supported")
     vec[BASE_KIND] = POLICY_KINDS[base.name]
     vec[BASE_PARAMS:BASE_PARAMS + len(base.values)] = base.values
     vec[ROLLOUT_PARAMS:ROLLOUT_PARAMS + len(rollout.values)] = rollout.values

@@ -15,6 +15,7 @@ name           question
 ``benchmarks`` throughput of the simulator (hardware-specific, so not part of ``all``)
 ``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
 ``luck``       luck against skill and game analytics (branching, lead changes, decisiveness) of every variant
+``headroom``   what the learned player loses per phase against the exact endgame and an oracle (not in ``all``)
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -31,8 +32,6 @@ exits with status 130.
 from __future__ import annotations
 
 import os
-from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,37 +62,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "variant", "golfsim.experiments.luck",
                "20,000 duplicate deal sets per pair and cell (200 for mc), 20,000 analytics games per cell",
                options=_ALL_OPTIONS),
+    Experiment("headroom", "how much the learned player loses, per phase of a deal, against the exact end of the "
+               "deal and against an oracle with learned rollouts (Python-speed: not in all)",
+               "golfsim.experiments.headroom", "2,000 self-play deals per end rule", trial_games=20,
+               options=_ALL_OPTIONS, in_all=False),
 )
 """golfsim's experiments, as ``golfsim experiment`` discovers them (the ``golfsim.experiments`` entry point)."""
-
-#: Experiment name -> module path.
-REGISTRY: dict[str, str] = {e.name: e.module for e in EXPERIMENTS}
-
-#: What ``golfsim experiment all`` runs, in order (benchmarks are hardware-specific and run on their own).
-ALL: tuple[str, ...] = tuple(e.name for e in EXPERIMENTS if e.in_all)
 
 #: Environment variable with the notebooks' size: a number of games per cell, or ``full`` for the full run.
 NOTEBOOK_GAMES_ENV = "GOLFSIM_NOTEBOOK_GAMES"
 NOTEBOOK_DEFAULT_GAMES = 200
-
-
-def names() -> list[str]:
-    """Every experiment name, ``all`` first."""
-    return ["all", *REGISTRY]
-
-
-def load(name: str) -> ModuleType:
-    """The module of experiment ``name``.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name, listing the experiments.
-    """
-    key = str(name).strip().lower()
-    if key not in REGISTRY:
-        raise ValueError(f"unknown experiment {name!r}; choose one of: {', '.join(names())}")
-    return import_module(REGISTRY[key])
 
 
 def source_fingerprint() -> dict[str, str]:

@@ -12,7 +12,7 @@ import numba
 import pandas as pd
 
 from golfsim.core.rules import Rules
-from golfsim.experiments.common import ExperimentOutput, base_config
+from golfsim.experiments.common import ExperimentOutput, base_config, subplots
 from golfsim.kernels.bench import run_benchmark
 
 NAME = "benchmarks"
@@ -65,14 +65,12 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
 def plot(table: pd.DataFrame, config: dict):
     """Throughput against threads, batch size and players, one line per agent (each point the median of
     ``config["repeats"]`` timed runs; the spread of the runs is not recorded, so there are no interval bars)."""
-    import matplotlib.pyplot as plt
-
     from golfsim.runs.figures import fit_suptitle
 
     thread_counts = list(config["threads"])
     max_threads = max(thread_counts)
     games, repeats, seed = config["deals_per_point"], config["repeats"], config["seed"]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
+    fig, axes = subplots(1, 3, figsize=(15, 4.6))
     for agent, style in zip(config["agents"], ("o-", "s--"), strict=False):
         t = table[(table.agent == agent) & (table.measure == "threads")]
         axes[0].plot(t.threads, t.deals_per_second / 1e6, style, label=agent)

@@ -38,18 +38,12 @@ from golfsim.agents import plugins
 from golfsim.runs import claims
 from golfsim.runs.claims import default_root  # noqa: F401 -- re-exported for the experiments
 from golfsim.runs.experiment import check_target, recorded_request, request  # noqa: F401 -- re-exported
+from golfsim.runs.figures import subplots  # noqa: F401 -- re-exported for the experiments
 from golfsim.runs.late import work_done
 from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts
 
 #: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
 TASK_GAMES = 5000
-
-def subplots(*args, figsize=None, **kwargs):
-    """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` makes them, but drawn without pyplot: no backend is
-    chosen or switched (a notebook keeps its own), and nothing is left open once the figure is saved."""
-    figure = Figure(figsize=figsize)
-    return figure, figure.subplots(*args, **kwargs)
-
 
 @dataclass
 class ExperimentOutput:

@@ -79,12 +79,13 @@ import numpy as np
 import pandas as pd
 
 from golfsim import stats
-from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import TRUNCATED
 from golfsim.experiments import luck_measures as lm
 from golfsim.experiments.common import Cell, ExperimentOutput, base_config, mark_partial, piece_tasks, run_cells
 from golfsim.experiments.ladder import TUNED_EV, agent_color
 from golfsim.experiments.variants import VARIANTS, variant_rules
-from golfsim.runs.figures import titled
+from golfsim.runs.figures import subplots, titled
 from golfsim.runs.fingerprint import behaviour_fingerprint
 from golfsim.runs.tasks import Task, current_plugins, executor_workers, play_in_chunks
 
@@ -437,8 +438,6 @@ def _dots(ax, sub: pd.DataFrame, order: list[str], column: str, dy: float, color
 
 def plot_luck(table: pd.DataFrame, config: dict):
     """Skill shares, nine-hole win probability and holes to 90% of every variant, per pair and player count."""
-    import matplotlib.pyplot as plt
-
     order = list(dict.fromkeys(table.variant))
     panels = [("game_skill_share", "skill share of a nine-hole result\n(% of the mean squared margin)", 100.0),
               ("deal_skill_share", "skill share of one deal\n(% of the mean squared margin)", 100.0),
@@ -447,7 +446,7 @@ def plot_luck(table: pd.DataFrame, config: dict):
     groups = [(pair, players) for pair in dict.fromkeys(zip(table.strong, table.weak, strict=True))
               for players in sorted(set(table.players))]
     offsets = np.linspace(-0.3, 0.3, len(groups)) if len(groups) > 1 else [0.0]
-    fig, axes = plt.subplots(1, len(panels), figsize=(18, 0.45 * len(order) + 3), sharey=True)
+    fig, axes = subplots(1, len(panels), figsize=(18, 0.45 * len(order) + 3), sharey=True)
     for (pair, players), dy in zip(groups, offsets, strict=True):
         sub = table[(table.strong == pair[0]) & (table.weak == pair[1]) & (table.players == players)]
         if sub.empty:
@@ -473,11 +472,9 @@ def plot_luck(table: pd.DataFrame, config: dict):
 
 def plot_win_curve(table: pd.DataFrame, config: dict):
     """Under the default rules: the probability that the stronger agent wins a game of 1 to 18 holes."""
-    import matplotlib.pyplot as plt
-
     default = table[table.variant == "default"]
     counts = sorted(set(default.players))
-    fig, axes = plt.subplots(1, len(counts), figsize=(6 * len(counts), 4.2), squeeze=False)
+    fig, axes = subplots(1, len(counts), figsize=(6 * len(counts), 4.2), squeeze=False)
     for ax, players in zip(axes[0], counts, strict=True):
         for r in default[default.players == players].itertuples():
             color = agent_color(r.strong)
@@ -507,8 +504,6 @@ def plot_win_curve(table: pd.DataFrame, config: dict):
 def plot_analytics(extra: pd.DataFrame, config: dict):
     """Branching, decisions, lead changes, decisiveness, going out and spread of every variant at 2 and 4
     players."""
-    import matplotlib.pyplot as plt
-
     rows = extra[extra.players.isin(PLAYER_COUNTS)]
     order = list(dict.fromkeys(rows.variant))
     panels = [("branching", "legal moves per decision\n(branching factor, moves)", 1.0),
@@ -517,7 +512,7 @@ def plot_analytics(extra: pd.DataFrame, config: dict):
               ("decided_before_end", "winner decided before the end\n(holes still to play)", 1.0),
               ("winner_trailed", "winner was behind after some hole\n(% of games, a comeback)", 100.0),
               ("winning_margin", "winning margin\n(points, second best minus best)", 1.0)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(20, 0.45 * len(order) + 3), sharey=True)
+    fig, axes = subplots(1, len(panels), figsize=(20, 0.45 * len(order) + 3), sharey=True)
     for players, dy in zip(PLAYER_COUNTS, (-0.15, 0.15), strict=True):
         sub = rows[rows.players == players]
         if sub.empty:
@@ -541,10 +536,8 @@ def plot_analytics(extra: pd.DataFrame, config: dict):
 
 def plot_seats(extra: pd.DataFrame, config: dict):
     """Seat advantage under the default rules from 2 to 8 players."""
-    import matplotlib.pyplot as plt
-
     rows = extra[extra.variant == "default"].sort_values("players")
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    fig, axes = subplots(1, 2, figsize=(12, 4.2))
     p = rows.players.to_numpy()
     for ax, col, scale, label in ((axes[0], "first_seat_advantage", 1.0,
                                    "first mover's deal score minus the others' mean\n(points per deal; < 0 helps)"),

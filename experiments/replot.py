@@ -67,6 +67,10 @@ def figures(directory: Path | str) -> dict:
         from golfsim.experiments import benchmarks
 
         return {"figure": benchmarks.plot(table, config)}
+    if name == "headroom":
+        from golfsim.experiments import headroom
+
+        return {"figure": headroom.plot(table, config)}
     if name == "learning":
         from golfsim.experiments import learning
 
@@ -87,8 +91,6 @@ def _learning_references(d: Path) -> dict:
 
 def replot(directory: Path | str, dpi: int = 120) -> list[Path]:
     """Redraw and write the figures of the result in ``directory`` (``STEM.png`` each, atomically)."""
-    import matplotlib.pyplot as plt
-
     d = Path(directory)
     written = []
     for stem, fig in figures(d).items():
@@ -98,7 +100,6 @@ def replot(directory: Path | str, dpi: int = 120) -> list[Path]:
             fig.savefig(tmp, format="png", dpi=dpi, bbox_inches="tight")
             os.replace(tmp, path)
         finally:
-            plt.close(fig)
             if tmp.exists():
                 tmp.unlink()
         written.append(path)
@@ -109,9 +110,6 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m golfsim.experiments.replot", description=__doc__.splitlines()[0])
     parser.add_argument("directories", nargs="+", type=Path)
     args = parser.parse_args(argv)
-    import matplotlib
-
-    matplotlib.use("Agg")
     for d in args.directories:
         for path in replot(d):
             print(path)

@@ -334,12 +334,10 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
 def plot(table: pd.DataFrame, config: dict):
     """Effect of each tip with its 95% interval, at each player count; the numbers stand in a column right of the
     plot, where they cannot cover an interval."""
-    import matplotlib.pyplot as plt
-
-    from golfsim.runs.figures import captioned
+    from golfsim.runs.figures import captioned, subplots
 
     keys = list(dict.fromkeys(table.tip))
-    fig, ax = plt.subplots(figsize=(11, 0.55 * len(keys) + 2.4))
+    fig, ax = subplots(figsize=(11, 0.55 * len(keys) + 2.4))
     counts = sorted(table.players.unique())
     offsets = np.linspace(-0.18, 0.18, len(counts)) if len(counts) > 1 else [0.0]
     for players, dy, marker in zip(counts, offsets, "os^D", strict=False):

@@ -31,7 +31,8 @@ import numpy as np
 import pandas as pd
 
 from golfsim import stats
-from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import TRUNCATED
 from golfsim.experiments.common import (
     TASK_GAMES,
     Cell,

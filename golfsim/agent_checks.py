@@ -282,7 +282,7 @@ def soak(agent, variants: Mapping[str, Rules] | None = None, *, deals: int = 1_0
         Naming the agent, the rule set and how many deals hit the turn cap (or the illegal action).
     """
     from golfsim.core.errors import AgentError, IllegalActionError
-    from golfsim.core.rules import TRUNCATED
+    from golfsim.core.spec import TRUNCATED
     from golfsim.kernels.simulate import Table, iter_batches
 
     variants = SOAK_VARIANTS if variants is None else variants

@@ -733,6 +733,15 @@ def plackett_luce(
     if int(n_items) != n_items or n_items < 1:
         raise ValueError(f"n_items must be a positive integer, got {n_items!r}")
     n_items = int(n_items)
+    ids, occupied, counts, tied_next = _finishing_orders(rankings, n_items, scores)
+    member, numer = _plackett_luce_terms(ids, occupied, counts, tied_next, n_items, prior)
+    return _fit_terms(member, numer, n_items, tol, max_iter, "plackett_luce", _check_confidence(confidence))
+
+
+def _finishing_orders(rankings, n_items: int, scores):
+    """:func:`plackett_luce`'s games checked and laid out: ``(ids, occupied, counts, tied_next)``, the item ids
+    with every game's empty seats moved to its end, which seats are occupied, the players per game, and
+    ``tied_next[g, k]``: seats ``k`` and ``k + 1`` of game ``g`` are tied (see there for what is refused)."""
     ids = np.asarray(rankings)
     if ids.ndim != 2:
         raise ValueError(f"rankings must be a 2-D (games x seats) array, got shape {ids.shape}")
@@ -770,7 +779,14 @@ def plackett_luce(
         tied_next = both & (step == 0)  # tied_next[g, k]: seats k and k + 1 of game g are tied
     else:
         tied_next = np.zeros((ids.shape[0], max(ids.shape[1] - 1, 0)), dtype=bool)
+    return ids, occupied, counts, tied_next
 
+
+def _plackett_luce_terms(ids, occupied, counts, tied_next, n_items: int, prior: float):
+    """The MM algorithm's terms of :func:`plackett_luce` as two sparse ``(terms, n_items)`` matrices: which items
+    each term's choice is among (``member``) and the weight of the item(s) chosen (``numer``). A game without ties
+    gives one term per place but the last; a game with ties the average over the orders of each tied group; the
+    ``prior`` a two-player game each way for every pair that met."""
     member_rows: list[np.ndarray] = []
     member_cols: list[np.ndarray] = []
     numer_rows: list[np.ndarray] = []
@@ -836,4 +852,4 @@ def plackett_luce(
         (np.concatenate(numer_vals), (np.concatenate(numer_rows), np.concatenate(numer_cols))),
         shape=(n_terms, n_items),
     )
-    return _fit_terms(member, numer, n_items, tol, max_iter, "plackett_luce", _check_confidence(confidence))
+    return member, numer

@@ -24,13 +24,14 @@ REPO = Path(__file__).resolve().parents[1]
 USER_SCRIPT = """
 import json
 from golfsim import Rules, parse_agent, simulate
+from golfsim.runs.experiment import discover
 import golfsim.agents, golfsim.experiments
 import agents, experiments   # the user's own packages, in this folder
 result = simulate(["ev", "greedy"], Rules(), games=3, seed=1)
 print(json.dumps({
     "user agents": agents.MARK, "user experiments": experiments.MARK,
     "golfsim agents": golfsim.agents.__file__, "golfsim experiments": golfsim.experiments.__file__,
-    "ev": parse_agent("ev").label, "experiment names": golfsim.experiments.names(),
+    "ev": parse_agent("ev").label, "experiment names": ["all", *discover()],
     "games": int(result.players["game"].nunique()),
 }))
 """

@@ -24,11 +24,13 @@ by the model file too (:func:`golfsim._numba.jit.source_key`), so a new model is
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
-from golfsim.agents.learned.deep import decide_deep
+from golfsim.agents.learned.endgame import decide_exact
 from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.policy import decide
 from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS
@@ -49,21 +51,34 @@ def require_model() -> None:
         raise ValueError(f"the learned player's model cannot be used: {MODEL_ERROR}")
 
 
+REMOVED_DEPTH = ("depth 2 was removed: measured, it played worse than depth 1 whatever its fixes "
+                 "(results/learned_value/depth2/README.md); learned plays depth 1")
+
+
+@dataclass(frozen=True)
+class DepthParam(Param):
+    """``depth``: only 1 is played; asking for more says why depth 2 is gone."""
+
+    def check(self, value: float, agent: str = "") -> float:
+        if 2.0 <= float(value) < float("inf"):
+            raise ValueError(f"agent {agent or 'learned'!r}: {REMOVED_DEPTH}")
+        return super().check(value, agent)
+
+
 PARAMS = (
-    Param("depth", 1.0, "search depth: 1 the one-ply expectimax; 2 also the cards chance brings next and the "
-                        "opponent's reply (two players; three or more play depth 1)", low=1, high=2, kind="int",
-          minimum=1, maximum=2),
+    DepthParam("depth", 1.0, "search depth: 1, the one-ply expectimax (depth 2 was removed, see "
+                             "results/learned_value/depth2/README.md)", kind="int", minimum=1, maximum=1),
+    Param("exact", 0.0, "1: where the end of the deal is valued exactly (the deal's last turn; going out at two "
+                        "players under one last turn), play by the exact values (golfsim.agents.learned.endgame)",
+          kind="bool"),
 )
-"""``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays depth 1)."""
+"""``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays the one-ply decision)."""
 
 
 @hot
 def learned_one_ply_act(pub, rules, params, agent_rng, player):
-    """Decision of ``learned`` at depth 1, whatever ``params`` say: the policy ``mc`` rolls out and builds on.
-
-    mc compiles its base and rollout policies into its own search; with depth 2 inside, that one function grew past
-    what LLVM optimises in reasonable time (over 20 minutes for one compile), and depth 2 plays worse anyway.
-    """
+    """Decision of ``learned`` without the exact endgame, whatever ``params`` say: the policy ``mc`` rolls out and
+    builds on."""
     return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
 
 
@@ -71,8 +86,8 @@ def learned_one_ply_act(pub, rules, params, agent_rng, player):
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
     action = learned_one_ply_act(pub, rules, params, agent_rng, player)
-    if params[0] >= 2.0:
-        return decide_deep(pub, rules, WEIGHTS, player, action)
+    if params[1] >= 0.5:
+        return decide_exact(pub, rules, WEIGHTS, player, action)
     return action
 
 

@@ -72,6 +72,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset, pair_score, stalled
+from golfsim.core.cards import NUM_RANKS
 from golfsim.core.engine import column_score, face_down_count
 from golfsim.core.spec import (
     DISCARD_N,
@@ -88,7 +89,6 @@ from golfsim.core.spec import (
     UNSEEN_POINTS,
 )
 
-NUM_RANKS = 14
 BIG_VALUE = 1e18
 """Above every value and column expectation: marks a number not computed yet."""
 

@@ -12,7 +12,7 @@
 import numpy as np
 
 from golfsim.agents import Param, register_python_agent
-from golfsim.core.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
+from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 
 
 def make_cautious(params: dict):

@@ -8,19 +8,8 @@ from numba import njit
 
 from golfsim.agents import AGENT_SIGNATURE, Param, register_compiled_agent
 from golfsim.core.engine import is_legal
-from golfsim.core.rules import (
-    DRAW_STOCK,
-    FLIP,
-    FLIP_PHASE,
-    HELD,
-    HOLD,
-    OPEN,
-    PHASE,
-    PLACE_DRAWN,
-    R_OFF_VIEW,
-    R_POINTS,
-    THROW_DRAWN,
-)
+from golfsim.core.rules import R_OFF_VIEW, R_POINTS
+from golfsim.core.spec import DRAW_STOCK, FLIP, FLIP_PHASE, HELD, HOLD, OPEN, PHASE, PLACE_DRAWN, THROW_DRAWN
 
 
 @njit(AGENT_SIGNATURE, cache=True)

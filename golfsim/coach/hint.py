@@ -79,6 +79,9 @@ class ActionValue:
     ev_choice: bool
     learned_value: float | None = None
     learned_choice: bool = False
+    exact_value: float | None = None
+    """The move's exact value where the end of the deal is solved (:mod:`golfsim.agents.learned.endgame`), in the
+    learned value's unit; None elsewhere."""
 
 
 @dataclass
@@ -207,6 +210,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
     learned_values, learned_pick = _learned_values(pub, packed, player)
+    exact = exact_values(pub, packed, player)
     root = np.sqrt(samples)
     means = obj.mean(axis=0)
     best = int(np.argmin(means))
@@ -220,7 +224,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
             gap_se=float((obj[:, i] - obj[:, best]).std(ddof=1) / root),
             ev_value=None if np.isnan(ev) else ev, ev_choice=int(a) == ev_pick,
             learned_value=None if np.isnan(learned_values[a]) else float(learned_values[a]),
-            learned_choice=int(a) == learned_pick))
+            learned_choice=int(a) == learned_pick, exact_value=None if np.isnan(exact[a]) else float(exact[a])))
     rows.sort(key=lambda r: (r.objective, r.action))
     return Hint(rows=rows, samples=samples, seed=seed, objective=objective, seconds=seconds)
 
@@ -235,6 +239,28 @@ def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[n
     action_values(pub, packed, WEIGHTS, np.int64(player), values)
     pick = int(decide(pub, packed, WEIGHTS, np.int64(player), np.zeros(1, dtype=np.uint64), 0.0))
     return values, pick
+
+
+def exact_values(pub: np.ndarray, packed: np.ndarray, player: int) -> np.ndarray:
+    """The exact value of every action that has one (:func:`golfsim.agents.learned.endgame.exact_values`: the
+    deal's last turn, going out), NaN for the others."""
+    from golfsim.agents.learned.endgame import exact_values as solve
+
+    values = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    solve(pub, packed, np.int64(player), values)
+    return values
+
+
+def learned_text(row: ActionValue) -> str:
+    """The learned column's cell: its value, ``*`` on its choice, and ``(=x)`` the exact value where there is one."""
+    text = "-" if row.learned_value is None else f"{row.learned_value:.2f}"
+    if row.exact_value is not None:
+        text += f" (={row.exact_value:.2f})"
+    return text + (" *" if row.learned_choice else "")
+
+
+EXACT_NOTE = ("(=x): the move's exact value, in the learned player's unit: the end of the deal solved over the "
+              "unseen cards (the last turn; going out)")
 
 
 def ev_text(value: float | None) -> str:
@@ -283,8 +309,7 @@ def hint_table(answer: Hint, limit: int | None = None, title: str | None = None,
             cells = [str(i + 1), *cells, "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}"]
         cells.append(ev_text(r.ev_value) + (" *" if r.ev_choice else ""))
         if not compact:
-            cells.append(("-" if r.learned_value is None else f"{r.learned_value:.2f}")
-                         + (" *" if r.learned_choice else ""))
+            cells.append(learned_text(r))
         table.add_row(*cells)
     return table
 
@@ -307,6 +332,6 @@ def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
         f"learned: {LEARNED_UNIT}; * marks its choice",
         totals_note(pub, rules, answer.objective),
         f"searched in {answer.seconds:.2f} s",
-    ]
+    ] + ([EXACT_NOTE] if any(r.exact_value is not None for r in answer.rows) else [])
     for line in notes:
         console.print(f"[dim]{line}[/]", highlight=False, soft_wrap=True)

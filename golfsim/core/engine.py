@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from golfsim._numba.jit import hot, leaf
+from golfsim.core.cards import NUM_RANKS
 from golfsim.core.rng import below
 from golfsim.core.spec import (
     CURRENT,
@@ -66,8 +67,6 @@ from golfsim.core.spec import (
     UNSEEN_POINTS,
     WENT_OUT,
 )
-
-NUM_RANKS = 14
 
 
 # ---------------------------------------------------------------- dealing
@@ -215,12 +214,6 @@ def stock_order(hid, rules, deal_rng, stock_n):
 
 
 # ---------------------------------------------------------------- small queries on pub
-@leaf
-def is_face_up(pub, rules, player, pos):
-    """True when the card at ``pos`` of ``player`` is face up."""
-    return pub[rules[R_OFF_VIEW] + player * 6 + pos] >= 0
-
-
 @leaf
 def face_down_count(pub, rules, player):
     """How many of ``player``'s six cards are face down."""

@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from golfsim.core import spec as kernel_spec
 from golfsim.core.cards import NUM_RANKS, TWO, parse_card, rank_name
 from golfsim.core.spec import (
     DISCARD_AND_FLIP,
@@ -277,12 +276,3 @@ class Rules:
         r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
         r[R_DECK_POINTS] = int(self.points() @ self.card_counts())
         return r
-
-
-
-def __getattr__(name):
-    """The kernel interface lived here before :mod:`golfsim.core.spec`; its names still import from here."""
-    try:
-        return getattr(kernel_spec, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

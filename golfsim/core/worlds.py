@@ -35,6 +35,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim._numba.stack import stack_float64, stack_int16, stack_like, stack_uint64  # noqa: F401 -- re-exported
+from golfsim.core.cards import NUM_RANKS
 from golfsim.core.rng import below
 from golfsim.core.rules import (
     MAX_DECKS,
@@ -48,11 +49,9 @@ from golfsim.core.rules import (
     R_OFF_VIEW,
     R_PLAYERS,
     R_PUB_SIZE,
-    RECYCLES,
-    STOCK_N,
 )
+from golfsim.core.spec import RECYCLES, STOCK_N
 
-NUM_RANKS = 14
 MAX_CARDS = MAX_DECKS * 54
 """Most cards a pack can hold (eight decks with jokers)."""
 MAX_PUB_SIZE = PUB_HEADER + MAX_PLAYERS * 7 + 2 * NUM_RANKS + MAX_CARDS

@@ -1,9 +1,10 @@
 """The batch simulator's games with the decisions counted: how many decisions a deal takes and how many legal moves
 each one had, in compiled code.
 
-:func:`play_counted_games` plays exactly the games of :func:`golfsim.kernels.simulate.play_games` (the same engine
-calls and the same deal and agent streams, so the same hole scores; ``tests/kernels/test_counted.py`` checks that)
-and, for every deal, also writes
+:func:`play_counted_games` plays the games of :func:`golfsim.kernels.simulate.play_games` with the batch loop itself
+(:func:`golfsim.kernels.simulate.play_game` given a :class:`~golfsim.kernels.game_steps.DecisionCounts`, so the same
+hole scores; ``tests/kernels/test_counted.py`` checks the counts against the step API) and, for every deal, also
+writes
 
 - ``decisions``: the decisions taken (every call of an agent: a turn is two or three of them, the opening flips one
   each),
@@ -13,7 +14,7 @@ and, for every deal, also writes
 - ``choices``: the decisions with more than one legal move (Ludii's ``DecisionMoves``: the rest were forced).
 
 It is for measurement (the game-analytics experiment, :mod:`golfsim.experiments.luck`): counting calls ``is_legal``
-for all 27 actions at every decision, which the plain kernels do not.
+for all 27 actions at every decision, which the plain kernels do not (given ``None``, Numba prunes the counting).
 """
 
 from __future__ import annotations
@@ -23,78 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from golfsim._numba.jit import NO_NRT, leaf
-from golfsim.agents.dispatch import decide
-from golfsim.core.engine import is_legal
+from golfsim._numba.jit import NO_NRT
 from golfsim.core.errors import check_agent_errors
 from golfsim.core.rng import check_seed
-from golfsim.core.spec import (
-    CURRENT,
-    DONE,
-    NUM_ACTIONS,
-    PHASE,
-    R_HOLES,
-    R_PLAYERS,
-    RULES_SIZE,
-)
+from golfsim.core.spec import RULES_SIZE
 from golfsim.core.worlds import stack_like
 from golfsim.kernels.batch import Batch
-from golfsim.kernels.game_steps import (
-    Deal,
-    HoleRows,
-    advance,
-    end_hole,
-    note_illegal,
-    seat_view,
-    start_hole,
-    start_seats,
-    write_hole,
-)
-from golfsim.kernels.simulate import Table, work_arrays
-
-
-@leaf
-def _legal_count(pub, rules):
-    c = 0
-    for a in range(NUM_ACTIONS):
-        if is_legal(pub, rules, a):
-            c += 1
-    return c
-
-
-# simulate.play_game's loop (the steps of golfsim.kernels.game_steps) with the counters added, as play_logged_game
-# adds the recording: a separate loop keeps the batch simulator's hot loop free of the counting; test_counted checks
-# that both play the same games.
-@leaf
-def _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-                       deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight,
-                       decisions, legal, choices):
-    """One game as :func:`golfsim.kernels.simulate.play_game` plays it with any agents, counting decisions."""
-    deal = Deal(pub, hid, rules, deal_rng)
-    rows = HoleRows(hole_scores, turns, enders, reasons)
-    start_seats(agent_rng, totals, agent_seed, game, rules[R_PLAYERS])
-    for h in range(rules[R_HOLES]):
-        start_hole(deal, deal_seed, game, h, totals)
-        n_dec = 0
-        n_legal = 0
-        n_choice = 0
-        while pub[PHASE] != DONE:
-            p = np.int64(pub[CURRENT])
-            view = seat_view(pub, deal, sees, p, sight)
-            k = _legal_count(pub, rules)
-            n_dec += 1
-            n_legal += k
-            if k > 1:
-                n_choice += 1
-            a = decide(agent_ids[p], agent_fns, view, rules, params[p], agent_rng, p)
-            if not advance(deal, a):
-                note_illegal(error, h, p, a, pub[PHASE])
-                return
-        end_hole(deal, scores, totals)
-        write_hole(deal, h, scores, rows)
-        decisions[h] = n_dec
-        legal[h] = n_legal
-        choices[h] = n_choice
+from golfsim.kernels.game_steps import DecisionCounts
+from golfsim.kernels.simulate import ANY_AGENTS, Table, play_game, work_arrays
 
 
 @njit(cache=True, **NO_NRT, nogil=True)
@@ -110,9 +47,9 @@ def play_counted_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_
     for j in range(RULES_SIZE):
         rules[j] = rules_in[j]
     for i in range(lo, hi):
-        _play_counted_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-                           deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i],
-                           errors[i], sees, sight, decisions[i], legal[i], choices[i])
+        play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns, deal_seed,
+                  agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i], sees, sight,
+                  ANY_AGENTS, DecisionCounts(decisions[i], legal[i], choices[i]))
 
 
 @dataclass

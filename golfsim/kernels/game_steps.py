@@ -12,13 +12,16 @@ game's output rows are :class:`HoleRows`. The steps:
 - :func:`end_hole`: score the deal that ended and add the scores to the totals (the one place a kernel scores a
   hole; a rule of a hole's end that needs more than the layouts, e.g. who went out, goes here);
 - :func:`write_hole`: a hole's row of the outputs; :func:`next_hole`: the game's next hole, if any;
-- :func:`note_illegal`: what the kernels report of an illegal action.
+- :func:`note_illegal`: what the kernels report of an illegal action;
+- :func:`count_decision`: a decision's legal moves counted into :class:`DecisionCounts` (game analytics).
 
-The game loops (:mod:`golfsim.kernels.simulate`, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.counted`,
-:mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`, :mod:`~golfsim.kernels.bot_loop`) are
-these steps plus what each one adds (recording, counting, stopping at a seat played from Python); the steps are
-leaves (:data:`golfsim._numba.jit.leaf`), inlined into each loop, so sharing them costs nothing (and the tuples are
-taken apart by the compiler). A rule option is added in :mod:`golfsim.core.engine` or here, never in a loop.
+The game loops (:mod:`golfsim.kernels.simulate`'s, which the counted kernel of :mod:`~golfsim.kernels.counted` plays
+too, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`,
+:mod:`~golfsim.kernels.bot_loop`) are these steps plus what each one adds (recording, counting, stopping at a seat
+played from Python); only the compact self-play kernels of :mod:`~golfsim.kernels.self_play` keep their own copy
+of a turn, for speed, and only under the rules they name. The steps are leaves (:data:`golfsim._numba.jit.leaf`),
+inlined into each loop, so sharing them costs nothing (and the tuples are taken apart by the compiler). A rule
+option is added in :mod:`golfsim.core.engine` or here, never in a loop.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 from golfsim._numba.jit import leaf
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
-from golfsim.core.spec import END_REASON, ENDER, HOLE, R_HOLES, R_PLAYERS, TURN
+from golfsim.core.spec import END_REASON, ENDER, HOLE, NUM_ACTIONS, R_HOLES, R_PLAYERS, TURN
 from golfsim.core.worlds import fill_sight
 
 
@@ -58,6 +61,31 @@ class HoleRows(NamedTuple):
     """int8 ``[holes]``: who went out, -1 for nobody."""
     reasons: np.ndarray
     """int8 ``[holes]``: the end reason codes."""
+
+
+class DecisionCounts(NamedTuple):
+    """One game's decision counts, a row per hole (int32 ``[holes]`` each; :mod:`golfsim.kernels.counted`)."""
+
+    decisions: np.ndarray
+    """The decisions taken (every call of an agent)."""
+    legal: np.ndarray
+    """The legal moves summed over those decisions."""
+    choices: np.ndarray
+    """The decisions with more than one legal move."""
+
+
+@leaf
+def count_decision(counts, pub, rules, hole):
+    """Add the decision about to be taken in ``pub`` to row ``hole`` of ``counts`` (:class:`DecisionCounts`):
+    one decision, its number of legal moves (``is_legal`` over all actions), and a choice if more than one."""
+    k = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(pub, rules, a):
+            k += 1
+    counts.decisions[hole] += 1
+    counts.legal[hole] += k
+    if k > 1:
+        counts.choices[hole] += 1
 
 
 @leaf

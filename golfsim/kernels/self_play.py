@@ -26,6 +26,7 @@ from numba import njit
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID
 from golfsim.agents.greedy import hidden_worth, hold_choice, start_choice
+from golfsim.core.cards import NUM_RANKS
 from golfsim.core.engine import next_seat, score_cards
 from golfsim.core.rng import advance, agent_state, below, bits_below, deal_state
 from golfsim.core.rules import Rules
@@ -55,7 +56,6 @@ from golfsim.core.spec import (
 from golfsim.core.worlds import MAX_CARDS, stack_like
 from golfsim.kernels.game_steps import note_illegal
 
-NUM_RANKS = 14
 LAYOUT_SIZE = 6 * MAX_PLAYERS
 SEAT_MASK = 15
 """``p & SEAT_MASK == p`` for every seat; indexing with ``6 * (p & SEAT_MASK) + k`` lets the compiler see that the
@@ -294,6 +294,8 @@ def _pack_of(rules, pack):
             i += 1
 
 
+# Why these kernels earn their keep (docs/performance.md, "One compiled step"): greedy self-play at 0.78x of the C
+# loop against 0.55x for simulate.play_games_greedy, random at 0.77x against 0.40x (1M deals, one thread, same run).
 # As in golfsim.kernels.simulate, the packed rules are copied into the kernel's stack frame, and the few lines that set
 # up the work arrays are repeated in each kernel rather than shared: the stack arrays live in the kernel's own frame.
 # The greedy and the random kernel are two copies on purpose, as simulate's play_games_greedy / play_games_random:

@@ -42,6 +42,7 @@ from golfsim.kernels.game_steps import (
     Deal,
     HoleRows,
     advance,
+    count_decision,
     end_hole,
     note_illegal,
     seat_view,
@@ -62,7 +63,8 @@ ANY_AGENTS = -1
 
 @leaf
 def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
-              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight, every_seat):
+              deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error, sees, sight, every_seat,
+              counts):
     """Play every hole of game ``game``, writing one row of each output array.
 
     ``every_seat`` is ``ANY_AGENTS``, or the id of the inlined built-in that plays every seat (no seat sees the
@@ -73,6 +75,9 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
     state followed by the true hidden state (:func:`golfsim.core.worlds.fill_sight`).
 
     ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
+
+    ``counts`` (a :class:`~golfsim.kernels.game_steps.DecisionCounts`, or ``None``) gets every decision's legal
+    moves counted (:mod:`golfsim.kernels.counted`); with ``None`` Numba prunes the counting from the loop.
     """
     deal = Deal(pub, hid, rules, deal_rng)
     rows = HoleRows(hole_scores, turns, enders, reasons)
@@ -86,6 +91,8 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
             if every_seat == ANY_AGENTS:
                 agent = agent_ids[p]
                 view = seat_view(pub, deal, sees, p, sight)
+            if counts is not None:
+                count_decision(counts, pub, rules, h)
             a = decide(agent, agent_fns, view, rules, params[p], agent_rng, p)
             if not advance(deal, a):
                 note_illegal(error, h, p, a, pub[PHASE])
@@ -117,7 +124,7 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
-                  sees, sight, ANY_AGENTS)
+                  sees, sight, ANY_AGENTS, None)
 
 
 # play_games_greedy and play_games_random repeat play_games line for line on purpose: each passes its agent's id as
@@ -134,7 +141,7 @@ def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
-                  sees, sight, GREEDY_ID)
+                  sees, sight, GREEDY_ID, None)
 
 
 @njit(cache=True, **NO_NRT, nogil=True)
@@ -148,7 +155,7 @@ def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
     for i in range(lo, hi):
         play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, params, agent_fns,
                   deal_seed, agent_seed, first_game + i, hole_scores[i], turns[i], enders[i], reasons[i], errors[i],
-                  sees, sight, RANDOM_ID)
+                  sees, sight, RANDOM_ID, None)
 
 
 _SELF_PLAY_KERNELS = {GREEDY_ID: play_games_greedy, RANDOM_ID: play_games_random}

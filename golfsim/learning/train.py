@@ -284,12 +284,9 @@ def write_curve(path: Path, curve: list[dict]) -> None:
 
 def plot_curve(path: Path, curve: list[dict]) -> None:
     """The learning curve as a PNG: margin per game over ev and the tuned ev, both end rules, with 95% bands."""
-    import matplotlib
+    from golfsim.runs.figures import subplots
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = subplots(figsize=(7, 4))
     x = [row["deals"] for row in curve]
     for end in CURVE_ENDS:
         for name in ("ev", "tuned_ev"):
@@ -311,8 +308,6 @@ def plot_curve(path: Path, curve: list[dict]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    finally:
-        plt.close(fig)
 
 
 # ---------------------------------------------------------------- the run

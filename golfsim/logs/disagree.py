@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from golfsim.core.cards import rank_name
 from golfsim.core.spec import HELD, decode
 from golfsim.game.game import CompiledAgent, Game, action_position
 from golfsim.logs.trace import LogFile
@@ -124,6 +123,3 @@ def summarise(found: pd.DataFrame, confidence_z: float = 1.96) -> pd.DataFrame:
     table["total_cost"] = table["mean_cost"] * table["count"]
     return table.drop(columns="sd").sort_values("total_cost", ascending=False).reset_index(drop=True)
 
-
-def card_label(rank: int) -> str:
-    return rank_name(int(rank))

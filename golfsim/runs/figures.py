@@ -9,6 +9,18 @@ from __future__ import annotations
 import textwrap
 
 
+def subplots(*args, figsize=None, dpi=None, **kwargs):
+    """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` makes them, but drawn without pyplot: no backend is
+    chosen or switched (a notebook keeps its own), and nothing is left open once the figure is saved.
+
+    ``figsize`` and ``dpi`` go to :class:`matplotlib.figure.Figure`, the rest to its ``subplots``.
+    """
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=figsize, dpi=dpi)
+    return figure, figure.subplots(*args, **kwargs)
+
+
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.fill(part, width) if part else "" for part in text.split("\n"))
 

@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from golfsim.core.errors import AgentError
-from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
+from golfsim.core.spec import TRUNCATED
 
 __all__ = [
     "GameSummary",

@@ -16,18 +16,10 @@ import numpy as np
 import pandas as pd
 
 from golfsim.core.rules import Rules, auto_decks
+from golfsim.runs.figures import subplots
 from golfsim.runs.outdir import write_file
 
 MAX_PANELS = 12
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _text(value) -> str:
@@ -87,17 +79,12 @@ def _axis_label(axis: str, plan) -> str:
 def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: int) -> Path:
     """Mean game score with interval bars against ``axis``, one line per pool entry, written atomically to
     ``path`` (:func:`draw_axis`); returns ``path``."""
-    plt = _pyplot()
     fig = draw_axis(table, plan, axis, cells_complete)
-    try:
-        return write_file(Path(path), lambda tmp: fig.savefig(tmp, format="png"))  # a reader never sees half a figure
-    finally:
-        plt.close(fig)
+    return write_file(Path(path), lambda tmp: fig.savefig(tmp, format="png"))  # a reader never sees half a figure
 
 
 def draw_axis(table: pd.DataFrame, plan, axis: str, cells_complete: int):
     """The figure of :func:`plot_axis`, not saved: one panel per combination of the other swept axes."""
-    plt = _pyplot()
     data = table[table[axis].notna()]
     swept = [a for a in plan.axes if table[a].nunique() > 1]
     # Against the pool, lines follow an agent across pools, and agent-parameter axes (which only some pools use)
@@ -114,7 +101,7 @@ def draw_axis(table: pd.DataFrame, plan, axis: str, cells_complete: int):
     shown = groups[:MAX_PANELS]
     ncols = len(shown) if len(shown) <= 3 else 2 if len(shown) == 4 else 3
     nrows = math.ceil(len(shown) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows + 1.6), dpi=110, squeeze=False,
+    fig, axes = subplots(nrows, ncols, figsize=(5.2 * ncols, 3.8 * nrows + 1.6), dpi=110, squeeze=False,
                              sharey=True)
     xs = list(dict.fromkeys(data[axis]))
     numeric = all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)

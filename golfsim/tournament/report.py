@@ -1,4 +1,5 @@
-"""Tournament reports: rich tables for the terminal, CSV for machines, and plots (matplotlib, Agg backend).
+"""Tournament reports: rich tables for the terminal, CSV for machines, and plots (matplotlib figures drawn without
+pyplot).
 
 Every function takes a :class:`golfsim.tournament.TournamentResult`; nothing here plays games.
 """
@@ -13,6 +14,8 @@ import numpy as np
 from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
+
+from golfsim.runs.figures import subplots
 
 __all__ = ["caption", "plot_head_to_head", "plot_score_distribution", "print_report", "standings_csv"]
 
@@ -131,22 +134,12 @@ def standings_csv(result) -> str:
     return buf.getvalue()
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def plot_score_distribution(result, path) -> Path:
     """Histogram of every agent's N-hole totals, best agent first; returns ``path``."""
-    plt = _pyplot()
     holes = result.config["rules"]["holes"]
     counts = result.score_counts()
     order = list(result.standings["agent"])
-    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
+    fig, ax = subplots(figsize=(9, 5.5), dpi=110)
     values = [counts[a] for a in order if counts[a]]
     if values:
         lo, hi = min(min(c) for c in values), max(max(c) for c in values)
@@ -173,13 +166,11 @@ def plot_score_distribution(result, path) -> Path:
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path)
-    plt.close(fig)
     return path
 
 
 def plot_head_to_head(result, path) -> Path:
     """Heatmap of paired mean differences (row agent minus column agent) on identical deals; returns ``path``."""
-    plt = _pyplot()
     holes = result.config["rules"]["holes"]
     order = list(result.standings["agent"])
     k = len(order)
@@ -187,7 +178,7 @@ def plot_head_to_head(result, path) -> Path:
     mat = np.full((k, k), np.nan)
     for row in result.head_to_head.itertuples(index=False):
         mat[idx[row.agent], idx[row.opponent]] = row.mean_diff
-    fig, ax = plt.subplots(figsize=(2.2 + 1.1 * k, 1.8 + 0.9 * k), dpi=110)
+    fig, ax = subplots(figsize=(2.2 + 1.1 * k, 1.8 + 0.9 * k), dpi=110)
     from matplotlib.colors import SymLogNorm
 
     finite = mat[np.isfinite(mat)]
@@ -214,5 +205,4 @@ def plot_head_to_head(result, path) -> Path:
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path)
-    plt.close(fig)
     return path

@@ -128,14 +128,12 @@ class TuningResult:
 
     def plot(self):
         """The convergence figure: each trial's objective and the best so far, against the trial number."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
 
+        from golfsim.runs.figures import subplots
+
         cfg = self.config
-        fig, ax = plt.subplots(figsize=(8, 5.4))
+        fig, ax = subplots(figsize=(8, 5.4))
         t = self.trials
         cut = ""
         if len(t):
@@ -231,13 +229,7 @@ def _write_trials(trials: pd.DataFrame, path: Path) -> Path:
 
 
 def _write_figure(result: TuningResult, path: Path) -> Path:
-    import matplotlib.pyplot as plt
-
-    fig = result.plot()
-    try:
-        fig.savefig(path, dpi=120)
-    finally:
-        plt.close(fig)
+    result.plot().savefig(path, dpi=120)
     return path
 
 

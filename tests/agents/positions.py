@@ -29,6 +29,17 @@ from golfsim.agents.dispatch import act
 from golfsim.core.cards import parse_card
 from golfsim.core.engine import apply_action, deal_from_deck, is_legal
 from golfsim.core.rules import (
+    R_HID_SIZE,
+    R_HID_STOCK,
+    R_OFF_DISCARD,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    R_POINTS,
+    R_PUB_SIZE,
+    Rules,
+)
+from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
     DRAW_STOCK,
@@ -36,19 +47,13 @@ from golfsim.core.rules import (
     FINAL_LEFT,
     OPEN,
     PHASE,
-    R_HID_SIZE,
-    R_HID_STOCK,
-    R_OFF_DISCARD,
-    R_OFF_STOCK_KNOWN,
-    R_OFF_UNSEEN,
-    R_OFF_VIEW,
-    R_PUB_SIZE,
     RECYCLES,
     START,
     STOCK_N,
     THROW_DRAWN,
     TURN,
-    Rules,
+    UNSEEN_CARDS,
+    UNSEEN_POINTS,
     action_name,
 )
 
@@ -219,6 +224,9 @@ def position(layouts, *, rules: Rules | None = None, discard="5", pile=(), curre
             pub[ou + card] -= 1
         pub[RECYCLES] = 1
 
+    # the running totals of the unseen cards follow the counts (the engine keeps them so; ev and learned read them)
+    pub[UNSEEN_CARDS] = int(pub[ou:ou + 14].sum())
+    pub[UNSEEN_POINTS] = int(np.dot(pub[ou:ou + 14], packed[R_POINTS:R_POINTS + 14]))
     pub[PHASE] = START
     pub[CURRENT] = current
     pub[TURN] = turn
@@ -267,5 +275,7 @@ def check(pos: Position) -> None:
             assert pub[ov + i] == layouts[i]
     never_seen = Counter(face_down + ([] if pub[RECYCLES] else stock))
     assert [int(pub[ou + r]) for r in range(14)] == [never_seen[r] for r in range(14)]
+    assert pub[UNSEEN_CARDS] == sum(never_seen.values())
+    assert pub[UNSEEN_POINTS] == sum(int(packed[R_POINTS + r]) * n for r, n in never_seen.items())
     known = Counter(stock if pub[RECYCLES] else [])
     assert [int(pub[ok + r]) for r in range(14)] == [known[r] for r in range(14)]

@@ -15,7 +15,7 @@ Each test shows a position where the switch changes the decision the way the tip
 """
 
 from golfsim.agents import REGISTRY
-from golfsim.core.rules import PLACE_DRAWN, THROW_DRAWN
+from golfsim.core.spec import PLACE_DRAWN, THROW_DRAWN
 from tests.agents.positions import position
 
 TIPS = {

@@ -15,7 +15,8 @@ from golfsim.agents.expected_value import (
 )
 from golfsim.core.engine import apply_action, deal_shuffled, top_discard
 from golfsim.core.rng import deal_state
-from golfsim.core.rules import (
+from golfsim.core.rules import R_HID_SIZE, R_OFF_VIEW, R_PUB_SIZE, Rules
+from golfsim.core.spec import (
     CURRENT,
     DONE,
     DRAW_STOCK,
@@ -23,13 +24,9 @@ from golfsim.core.rules import (
     HOLD,
     PHASE,
     PLACE_DRAWN,
-    R_HID_SIZE,
-    R_OFF_VIEW,
-    R_PUB_SIZE,
     START,
     TAKE_DISCARD,
     THROW_DRAWN,
-    Rules,
 )
 from tests.agents.positions import position
 

@@ -4,7 +4,8 @@ With one deck and few cards seen, a face-down card is worth about 5.5 points to 
 cards), so a card below that is worth putting over a face-down card, and a Queen is worth nothing.
 """
 
-from golfsim.core.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 from tests.agents.positions import opening, position
 
 

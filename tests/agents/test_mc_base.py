@@ -36,10 +36,10 @@ def test_a_malformed_base_is_one_clear_line(text, message):
 
 
 @pytest.mark.parametrize("role", ["base", "rollout"])
-def test_learned_at_depth_2_inside_mc_is_refused(role):
-    # mc compiles learned's one-ply decision into its search; depth 2 there would be silently depth 1
-    with pytest.raises(ValueError, match=rf"learned plays at depth 1 in mc's base and rollouts; {role}="):
-        parse_agent(f"mc:{role}=(learned:depth=2)").param_vector()
+def test_learned_with_the_exact_endgame_inside_mc_is_refused(role):
+    # mc compiles learned's one-ply decision into its search; exact=1 there would be silently left out
+    with pytest.raises(ValueError, match=rf"learned plays its one-ply decision in mc's base and rollouts; {role}="):
+        parse_agent(f"mc:{role}=(learned:exact=1)").param_vector()
     parse_agent(f"mc:{role}=(learned:depth=1)").param_vector()
 
 

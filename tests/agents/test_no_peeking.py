@@ -16,7 +16,8 @@ import random
 import pytest
 
 from golfsim.agent_checks import PEEKING_VARIANTS, AgentCheckError, check_no_peeking
-from golfsim.core.rules import RECYCLES, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import RECYCLES
 
 # mc searches worlds sampled from its own stream and pub alone, so it must pass too (the oracle sees hidden cards),
 # and so must learned, which reads pub only

@@ -1,6 +1,6 @@
 """pair-builder in hand-built positions: pairs first, high cards kept for their match, singles lowered otherwise."""
 
-from golfsim.core.rules import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
+from golfsim.core.spec import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 from tests.agents.positions import position
 
 

@@ -1,6 +1,7 @@
 """The hand-built positions of the agent tests are valid states the engine can play on."""
 
-from golfsim.core.rules import DRAW_STOCK, FLIP, HOLD, PHASE, PLACE_DRAWN, START, TAKE_DISCARD, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, HOLD, PHASE, PLACE_DRAWN, START, TAKE_DISCARD
 from tests.agents.positions import check, opening, position
 
 

@@ -12,8 +12,8 @@ from golfsim.agents import REGISTRY, parse_agent
 from golfsim.agents.search import MARGIN_TIE_BREAK, mc_act, oracle_act, outcome
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal, legal_mask
 from golfsim.core.rng import deal_state
-from golfsim.core.rules import DONE, NUM_ACTIONS, PHASE, PLACE_DRAWN, R_HID_SIZE, R_PUB_SIZE, Rules
-from golfsim.core.spec import HID_DTYPE, PUB_DTYPE
+from golfsim.core.rules import R_HID_SIZE, R_PUB_SIZE, Rules
+from golfsim.core.spec import DONE, HID_DTYPE, NUM_ACTIONS, PHASE, PLACE_DRAWN, PUB_DTYPE
 from golfsim.core.worlds import fill_sight, sight_size
 from golfsim.game.env import play_game
 from golfsim.kernels.simulate import simulate

@@ -34,3 +34,25 @@ def test_the_table_shows_the_learned_column():
     header = next(line for line in done.stdout.splitlines() if "deal score" in line)
     assert "learned" in header and "ev" in header
     assert "learned: the learned player's value" in done.stdout
+
+
+GO_OUT_WITH_THE_ACE = "me: K 2 A / K 2 ?; opp: Q J ? / 10 ? 9; discard: 8 4; drawn: A"
+
+
+@pytest.mark.slow
+def test_going_out_has_an_exact_value_and_under_immediate_end_it_is_the_learned_one():
+    # under immediate end the learned player values going out exactly too, by its own code path (policy's
+    # terminal afterstate); the exact endgame must give the same number, and no other move has one
+    done = golfsim("hint", GO_OUT_WITH_THE_ACE, "--format", "json", "--samples", "20")
+    assert done.returncode == 0, done.stderr
+    rows = {r["key"]: r for r in json.loads(done.stdout)["actions"]}
+    assert [k for k, r in rows.items() if r["exact_value"] is not None] == ["p6"]
+    assert rows["p6"]["exact_value"] == pytest.approx(rows["p6"]["learned_value"], abs=1e-9)
+
+
+def test_the_table_marks_the_exact_value_under_one_last_turn():
+    done = golfsim("hint", GO_OUT_WITH_THE_ACE, "--end", "one-last-turn", "--samples", "20")
+    assert done.returncode == 0, done.stderr
+    marked = [line for line in done.stdout.splitlines() if "(=" in line and not line.startswith("(=x)")]
+    assert len(marked) == 1 and "slot 6" in marked[0]
+    assert "(=x): the move's exact value" in done.stdout

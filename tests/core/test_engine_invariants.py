@@ -17,15 +17,6 @@ from golfsim.agents.random_agent import random_act
 from golfsim.core.engine import apply_action, deal_shuffled, face_down_count, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import (
-    CURRENT,
-    DISCARD_N,
-    DONE,
-    DRAW_STOCK,
-    END_REASON,
-    ENDER,
-    HELD,
-    PHASE,
-    PLACE_DRAWN,
     R_COUNTS,
     R_END,
     R_HID_SIZE,
@@ -38,6 +29,18 @@ from golfsim.core.rules import (
     R_POINTS,
     R_PUB_SIZE,
     R_TURN_CAP,
+    Rules,
+)
+from golfsim.core.spec import (
+    CURRENT,
+    DISCARD_N,
+    DONE,
+    DRAW_STOCK,
+    END_REASON,
+    ENDER,
+    HELD,
+    PHASE,
+    PLACE_DRAWN,
     RECYCLES,
     STOCK_N,
     TRUNCATED,
@@ -45,7 +48,6 @@ from golfsim.core.rules import (
     UNSEEN_CARDS,
     UNSEEN_POINTS,
     WENT_OUT,
-    Rules,
 )
 
 OK = 0

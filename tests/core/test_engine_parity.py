@@ -15,7 +15,8 @@ import pytest
 
 from golfsim.core.engine import shuffled_deck
 from golfsim.core.rng import deal_state
-from golfsim.core.rules import DRAW_STOCK, PASS, PLACE_DRAWN, TRUNCATED, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, PASS, PLACE_DRAWN, TRUNCATED
 from golfsim.game.env import GolfEnv
 from tests.reference_engine import ReferenceDeal
 

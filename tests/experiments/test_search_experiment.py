@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from matplotlib.container import ErrorbarContainer
 
-import golfsim.experiments as experiments
 from golfsim.core.rules import Rules
 from golfsim.experiments import search
 from golfsim.kernels.simulate import simulate
+from golfsim.runs.experiment import choose, discover
 
 SEED = 5
 SETS = 40
@@ -25,8 +25,9 @@ def references():
 
 
 def test_search_is_registered_but_kept_out_of_all_as_slow_and_hardware_specific():
-    assert experiments.load("search") is search
-    assert "search" not in experiments.ALL
+    declared = discover()
+    assert declared["search"].load() is search
+    assert "search" not in [e.name for e in choose("all", declared)]
 
 
 def test_table_has_every_column_and_intervals_bracket_the_lead(references):

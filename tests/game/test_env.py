@@ -9,8 +9,17 @@ import pytest
 import golfsim.game.env
 from golfsim.agent_checks import permute_at, unseen_deck_indices
 from golfsim.core.errors import IllegalActionError
-from golfsim.core.rules import DRAW_STOCK, FLIP, HOLD, PLACE_DRAWN, THROW_DRAWN, Rules
-from golfsim.core.spec import R_OFF_STOCK_KNOWN, R_OFF_UNSEEN, RECYCLES
+from golfsim.core.rules import Rules
+from golfsim.core.spec import (
+    DRAW_STOCK,
+    FLIP,
+    HOLD,
+    PLACE_DRAWN,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_UNSEEN,
+    RECYCLES,
+    THROW_DRAWN,
+)
 from golfsim.game.env import GolfEnv, play_game
 
 

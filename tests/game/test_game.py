@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import golfsim.game.game
-from golfsim.core.rules import DRAW_STOCK, FLIP, PLACE_DRAWN, THROW_DRAWN, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, PLACE_DRAWN, THROW_DRAWN
 from golfsim.game.game import CompiledAgent, Game, PythonAgent
 from golfsim.kernels.simulate import simulate
 

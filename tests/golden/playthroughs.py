@@ -22,7 +22,8 @@ from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, shuffled_deck
 from golfsim.core.rng import agent_state, deal_state
-from golfsim.core.rules import (
+from golfsim.core.rules import R_OFF_DISCARD, R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, R_OFF_VIEW, Rules
+from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
     DONE,
@@ -32,17 +33,11 @@ from golfsim.core.rules import (
     HELD,
     NUM_ACTIONS,
     PHASE,
-    R_OFF_DISCARD,
-    R_OFF_STOCK_KNOWN,
-    R_OFF_TOTALS,
-    R_OFF_UNSEEN,
-    R_OFF_VIEW,
     RECYCLES,
     STOCK_N,
     TURN,
     UNSEEN_CARDS,
     UNSEEN_POINTS,
-    Rules,
 )
 from golfsim.kernels.simulate import simulate, work_arrays
 from golfsim.tournament import run_tournament

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from golfsim.agents import parse_agent
-from golfsim.core.rules import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, PLACE_DRAWN, TAKE_DISCARD, THROW_DRAWN
 from tests.agents.positions import position
 
 
@@ -35,7 +36,8 @@ def test_it_draws_rather_than_take_a_queen_it_cannot_use():
     assert pos.decide("learned") == DRAW_STOCK
 
 
-def test_it_is_registered_as_a_learned_agent_whose_one_parameter_is_the_depth():
+def test_it_is_registered_as_a_learned_agent_whose_parameters_are_the_depth_and_the_exact_endgame():
     choice = parse_agent("learned")
     assert choice.spec.kind == "learned" and choice.spec.compiled and not choice.spec.built_in
-    assert [(p.name, p.default, p.kind, p.low, p.high) for p in choice.spec.params] == [("depth", 1.0, "int", 1, 2)]
+    assert [(p.name, p.default, p.kind, p.low, p.high) for p in choice.spec.params] == [
+        ("depth", 1.0, "int", None, None), ("exact", 0.0, "bool", None, None)]

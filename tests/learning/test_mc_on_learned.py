@@ -1,6 +1,7 @@
 """mc with the learned player as its base choice and rollout policy (``mc:rollout=3``)."""
 
-from golfsim.core.rules import PLACE_DRAWN, TAKE_DISCARD, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import PLACE_DRAWN, TAKE_DISCARD
 from golfsim.kernels.simulate import simulate
 from tests.agents.positions import position
 

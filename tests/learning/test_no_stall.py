@@ -7,7 +7,8 @@ of those 15 deals and in one other, 438241; 914186 now ends early)."""
 
 import pytest
 
-from golfsim.core.rules import TRUNCATED, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import TRUNCATED
 from golfsim.kernels.simulate import Table, iter_batches
 
 # found with Table.make(["learned"] * 2, Rules(end="one_last_turn", holes=1)) and iter_batches(table, 1_000_000,

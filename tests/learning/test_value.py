@@ -14,7 +14,8 @@ from golfsim.agents.learned.policy import action_values, context, draw_value, dr
 from golfsim.agents.learned.value import LAYOUT_FEATURES, NUM_FEATURES, NUM_RANKS, value
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
-from golfsim.core.rules import (
+from golfsim.core.rules import R_DISCARD_FLIP, R_OFF_VIEW, Rules
+from golfsim.core.spec import (
     CURRENT,
     DONE,
     FLIP_PHASE,
@@ -23,14 +24,11 @@ from golfsim.core.rules import (
     OPEN,
     PHASE,
     PLACE_DRAWN,
-    R_DISCARD_FLIP,
-    R_OFF_VIEW,
     RECYCLES,
     START,
     STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
-    Rules,
 )
 from golfsim.core.worlds import stack_float64
 from golfsim.kernels.simulate import work_arrays

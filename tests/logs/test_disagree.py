@@ -2,7 +2,8 @@
 
 import pytest
 
-from golfsim.core.rules import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN, Rules
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, FLIP, PASS, PLACE_DRAWN, REVEAL, THROW_DRAWN
 from golfsim.game.game import Game
 from golfsim.logs.disagree import disagreements, move_kind, summarise
 from golfsim.logs.trace import log_games, read_log

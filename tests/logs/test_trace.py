@@ -18,8 +18,8 @@ import golfsim.logs.trace
 from golfsim.agents.base import AGENT_SIGNATURE, REGISTRY, register_compiled_agent
 from golfsim.agents.random_agent import random_act
 from golfsim.core.errors import IllegalActionError
-from golfsim.core.rules import Rules, action_name
-from golfsim.core.spec import DRAW_STOCK, OPEN, PHASE, START
+from golfsim.core.rules import Rules
+from golfsim.core.spec import DRAW_STOCK, OPEN, PHASE, START, action_name
 from golfsim.game.env import GolfEnv
 from golfsim.game.game import Game
 from golfsim.kernels.simulate import Table, iter_batches, simulate
