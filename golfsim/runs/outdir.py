@@ -39,9 +39,10 @@ def write_directory(target: Path | str, fill: Callable[[Path], list[Path]]) -> l
             if not target.exists():
                 os.rename(staging, target)
             else:
-                for path in staging.iterdir():
+                for path in staging.iterdir():  # every target checked before any is replaced
                     if path.is_file():
                         refuse_special(target / path.name)
+                for path in staging.iterdir():
                     os.replace(path, target / path.name)
     finally:
         if staging.exists():
