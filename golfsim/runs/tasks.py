@@ -566,8 +566,13 @@ def dask_executor(spec: str) -> Iterator[Executor]:
     cluster = None
     if address == "local":
         n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.CRITICAL)  # a task's error is our one line
+        import dask
+
+        # a task whose worker dies is tried on one more before KilledWorker: the default three retries restart
+        # worker processes (each importing golfsim and the agents again) for minutes before the run stops
+        with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)  # a task's error is our one line
         client = Client(cluster)
     else:
         try:
