@@ -16,7 +16,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.core.cards import TWO
-from golfsim.core.engine import face_down_count, is_legal
+from golfsim.core.engine import EAGLE_EYE_PAIR, JOKER, face_down_count, is_legal
 from golfsim.core.spec import (
     ENDER,
     FLIP,
@@ -26,6 +26,7 @@ from golfsim.core.spec import (
     PASS,
     PHASE,
     R_DISCARD_FLIP,
+    R_EAGLE_EYE,
     R_OFF_STOCK_KNOWN,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
@@ -49,9 +50,12 @@ def points(rules, rank):
 
 @leaf
 def pair_score(rules, rank):
-    """Score of a column holding two cards of ``rank``: 0, or ``2 * points(2)`` for twos with keep_negative."""
+    """Score of a column holding two cards of ``rank``: 0, or ``2 * points(2)`` for twos with keep_negative, or -4
+    for jokers with ``eagle_eye`` (``engine.column_score``'s pair rules)."""
     if rank == TWO and rules[R_TWOS_KEEP] == 1:
         return 2 * rules[R_POINTS + TWO]
+    if rank == JOKER and rules[R_EAGLE_EYE] == 1:
+        return EAGLE_EYE_PAIR
     return 0
 
 
@@ -147,7 +151,7 @@ def flip_choice(pub, rules, player, flip_last):
                 best_k = k
     if best_k < 0:
         return PASS
-    if hidden == 1 and rules[R_DISCARD_FLIP] == 1 and not flip_last:
+    if hidden == 1 and (rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3) and not flip_last:
         return PASS
     return FLIP + best_k
 

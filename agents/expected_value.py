@@ -115,6 +115,7 @@ from golfsim.core.spec import (
     PHASE,
     PLACE_DRAWN,
     R_DISCARD_FLIP,
+    R_EAGLE_EYE,
     R_END,
     R_FOUR_BONUS,
     R_HOLES,
@@ -148,6 +149,7 @@ PARAMS = (
 )
 PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
 
+JOKER = 0
 BIG = 1e9
 STALL = STALL_HIDDEN
 
@@ -299,6 +301,9 @@ def counting(pub, rules, params, player):
     if rules[R_TWOS_KEEP] == 1:
         u = pub[ou + TWO]
         same -= u * (u - 1) * pair_score(rules, TWO)
+    if rules[R_EAGLE_EYE] == 1:  # a pair of jokers scores -4, not 0
+        u = pub[ou + JOKER]
+        same -= u * (u - 1) * pair_score(rules, JOKER)
     inv_u = 1.0 / n_unseen if n_unseen > 0 else 0.0
     mu = sum_points * inv_u
     hh = 2.0 * mu - (same / (n_unseen * (n_unseen - 1)) if n_unseen > 1 else 0.0)
@@ -814,7 +819,7 @@ def _ev_values(pub, rules, params, player, values, draw, place_at):
     if phase == FLIP_PHASE:
         if last >= 0:  # otherwise ev flips by a rule of thumb (golfsim.agents.common.flip_choice), valuing nothing
             values[FLIP + last] = blind_out
-            if rules[R_DISCARD_FLIP] == 1:
+            if rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3:  # may, endgame: passing is legal
                 values[PASS] = now
         return
     watch = discard_watch(pub, rules, params, player, ctx)

@@ -9,12 +9,13 @@ from golfsim.core.spec import (
     FLIP,
     FLIP_PHASE,
     HOLD,
+    KNOCK,
     NUM_ACTIONS,
     OPEN,
     PASS,
     PHASE,
     PLACE_DRAWN,
-    R_DISCARD_FLIP,
+    R_KNOCK_EARLY,
     R_OFF_VIEW,
     R_REVEAL,
     REVEAL,
@@ -57,18 +58,21 @@ def random_act(pub, rules, params, agent_rng, player):
     phase = pub[PHASE]
     if phase == START:
         hidden = face_down_count(pub, rules, player) if rules[R_REVEAL] == 1 else 0
-        r = rand_below(agent_rng, 7 + hidden)
+        knock = 1 if rules[R_KNOCK_EARLY] == 1 and is_legal(pub, rules, KNOCK) else 0
+        r = rand_below(agent_rng, 7 + hidden + knock)
         if r < 7:
             return r  # take the discard to position r (0..5), or 6: draw
+        if r == 7 + hidden:
+            return KNOCK
         return REVEAL + nth_face_down(pub, rules, player, r - 7)
     if phase == HOLD:
         return PLACE_DRAWN + rand_below(agent_rng, 7)  # place at 0..5 or throw
     if phase == FLIP_PHASE:
         hidden = face_down_count(pub, rules, player)
-        r = rand_below(agent_rng, hidden + (1 if rules[R_DISCARD_FLIP] == 1 else 0))
+        r = rand_below(agent_rng, hidden + (1 if is_legal(pub, rules, PASS) else 0))
         if r == hidden:
             return PASS
         return FLIP + nth_face_down(pub, rules, player, r)
-    if phase == OPEN:  # only opening flips are legal: 6 checks, not 27
+    if phase == OPEN:  # only opening flips are legal: 6 checks, not 28
         return random_legal(pub, rules, agent_rng, player, FLIP, PASS)
     return random_legal(pub, rules, agent_rng, player, 0, NUM_ACTIONS)

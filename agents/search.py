@@ -88,10 +88,10 @@ from golfsim.agents.greedy import PARAMS as GREEDY_PARAMS
 from golfsim.agents.greedy import greedy_act
 from golfsim.agents.learned import learned_one_ply_act
 from golfsim.agents.random_agent import random_act
-from golfsim.core.engine import apply_action, is_legal, score_cards
+from golfsim.core.engine import apply_action, deal_scores, is_legal
 from golfsim.core.rng import mix64, next_u64
 from golfsim.core.rules import MAX_TURN_CAP, R_FOUR_BONUS, R_HOLES, R_OFF_TOTALS, R_OFF_VIEW, R_PLAYERS
-from golfsim.core.spec import CURRENT, DONE, HOLE, NUM_ACTIONS, OPEN, PHASE, TURN
+from golfsim.core.spec import CURRENT, DONE, HOLE, MAX_PLAYERS, NUM_ACTIONS, OPEN, PHASE, TURN
 from golfsim.core.worlds import (
     MAX_CARDS,
     MAX_HID_SIZE,
@@ -209,16 +209,20 @@ def layout_estimate(pub, rules, ev_params, q):
 @hot
 def outcome(pub, hid, rules, ev_params, player, objective):
     """The objective (lower is better, see the module docstring) of the deal in ``pub``/``hid`` for ``player``:
-    exact when it is over, ev's valuation of every layout when a rollout was cut at its horizon."""
+    exact when it is over (the engine's hole scores, house rules included), ev's valuation of every layout when a
+    rollout was cut at its horizon."""
     players = rules[R_PLAYERS]
     done = pub[PHASE] == DONE
+    exact = stack_float64(MAX_PLAYERS)
+    if done:
+        deal_scores(pub, hid, rules, exact)
     last_hole = objective == 2 and pub[HOLE] == rules[R_HOLES] - 1
     ot = rules[R_OFF_TOTALS]
     own = 0.0
     others = 0.0
     best_other = 1e18
     for q in range(players):
-        s = float(score_cards(hid, 6 * q, rules)) if done else layout_estimate(pub, rules, ev_params, q)
+        s = exact[q] if done else layout_estimate(pub, rules, ev_params, q)
         if last_hole:
             s += pub[ot + q]
         if q == player:

@@ -116,12 +116,13 @@ def interval_decimals(half_width: float) -> int:
 
 
 def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = None) -> pd.DataFrame:
-    """``table`` with every value that has an interval rounded to what the interval supports.
+    """``table`` with every float column rounded to what the intervals support.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        A result table.
+        A result table. A summary made from one may name, in ``table.attrs["half_widths"]``, the interval
+        half-widths of its columns (column -> list of half-widths), for the columns whose bounds it does not carry.
     intervals : dict, optional
         Value column -> (low column, high column). Default: every column ``X`` with ``X_low`` and ``X_high``.
 
@@ -129,21 +130,50 @@ def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = 
     -------
     pandas.DataFrame
         A copy; each value and its bounds are rounded to :func:`interval_decimals` of the median half-width of the
-        column (a zero-width interval, such as an agent against itself, leaves the others to decide).
+        column (a zero-width interval, such as an agent against itself, leaves the others to decide). A float column
+        with no interval of its own (a standard deviation, a rate shown beside a rated effect) is rounded to the
+        finest of those decimals: no column is shown more precisely than the best-measured value of the table.
+        In a table with no interval at all, floats keep four significant digits of the column's largest value.
     """
     import numpy as np
+    import pandas as pd
 
     if intervals is None:
         intervals = {c: (f"{c}_low", f"{c}_high") for c in table.columns
                      if f"{c}_low" in table.columns and f"{c}_high" in table.columns}
+    widths = {value: ((table[high] - table[low]) / 2).to_numpy(dtype=float)
+              for value, (low, high) in intervals.items()}
+    named = {c: np.asarray(h, dtype=float) for c, h in table.attrs.get("half_widths", {}).items() if c in table}
     out = table.copy()
-    for value, (low, high) in intervals.items():
-        half = ((table[high] - table[low]) / 2).to_numpy(dtype=float)
+    done: dict[str, int] = {}
+    for value, half in {**named, **widths}.items():
         half = half[np.isfinite(half) & (half > 0)]
-        decimals = interval_decimals(float(np.median(half))) if half.size else 6
-        for column in (value, low, high):
-            out[column] = table[column].round(decimals)
+        if not half.size:
+            continue
+        decimals = interval_decimals(float(np.median(half)))
+        for column in (value, *intervals.get(value, ())):
+            done[column] = decimals
+    finest = max(done.values(), default=None)
+    for column in table.columns:
+        if not pd.api.types.is_float_dtype(table[column]):
+            continue
+        decimals = done.get(column, finest)
+        if decimals is None:
+            largest = float(np.nanmax(np.abs(table[column].to_numpy(dtype=float)), initial=0.0))
+            decimals = interval_decimals(largest / 1e2) if largest > 0 else 0
+        out[column] = table[column].round(decimals)
     return out
+
+
+def notebook_rerun(default: int = NOTEBOOK_DEFAULT_GAMES) -> tuple[bool, int | None]:
+    """Whether a notebook plays its experiment again, and at what size, from ``GOLFSIM_NOTEBOOK_GAMES``.
+
+    Unset: ``(False, default)``, the notebook reads the committed ``results/`` (seconds). ``full``: ``(True, None)``,
+    a rerun at each experiment's full size, the size of ``results/`` (hours on 2 cores). A number: ``(True, N)``.
+    """
+    if not os.environ.get(NOTEBOOK_GAMES_ENV, "").strip():
+        return False, default
+    return True, notebook_games(default)
 
 
 def notebook_games(default: int = NOTEBOOK_DEFAULT_GAMES) -> int | None:

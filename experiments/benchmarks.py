@@ -14,6 +14,7 @@ import pandas as pd
 from golfsim.core.rules import Rules
 from golfsim.experiments.common import ExperimentOutput, base_config, subplots
 from golfsim.kernels.bench import run_benchmark
+from golfsim.runs.stops_after_work import work_done
 
 NAME = "benchmarks"
 AGENTS = ("greedy", "random")
@@ -46,6 +47,7 @@ def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> Experiment
             r = run_benchmark([agent] * players, Rules(players=players), deals=max(games // players, 1),
                               threads=max_threads, repeats=repeats, seed=seed)
             rows.append(_row("players", agent, players, max_threads, 1_000_000, r))
+    work_done()  # every point is measured: a stop from here on lets the result be made and written
     table = pd.DataFrame(rows)
     one = table[(table.measure == "threads") & (table.threads == 1)].set_index("agent")["deals_per_second"]
     table["speedup_vs_1_thread"] = [

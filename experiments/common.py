@@ -39,7 +39,7 @@ from golfsim.runs import claims
 from golfsim.runs.claims import default_root  # noqa: F401 -- re-exported for the experiments
 from golfsim.runs.experiment import check_target, recorded_request, request  # noqa: F401 -- re-exported
 from golfsim.runs.figures import subplots  # noqa: F401 -- re-exported for the experiments
-from golfsim.runs.late import work_done
+from golfsim.runs.stops_after_work import work_done
 from golfsim.runs.tasks import Task, executor_workers, run_tasks, split_counts
 
 #: Games per task at most in an experiment (pieces are cut finer when that keeps more workers busy).
@@ -165,7 +165,7 @@ def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: 
             log(f"{label}: {cells[c].name} done ({sum(r == 0 for r in remaining)}/{len(cells)} cells)")
 
     run = run_tasks(tasks, executor, threads=threads, progress=progress)
-    work_done()  # a stop from here on lets the result be made and written (golfsim.runs.late)
+    work_done()  # a stop from here on lets the result be made and written (golfsim.runs.stops_after_work)
     values = {}
     start = 0
     for c, cell in enumerate(cells):

@@ -322,11 +322,15 @@ def plot_search(table: pd.DataFrame, config: dict, section: str = "search"):
     """A section after the built-ins' (``section``: the config key, ``search`` or ``learned``): mean nine-hole score
     and win rate of each agent, 95% intervals."""
     counts = sorted(table.players.unique())
-    fig, axes = subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * len(table)), squeeze=False, sharey="row",
-                             gridspec_kw={"height_ratios": [len(table[table.players == p]) for p in counts]})
+    # a row is as tall as its label's lines need (the tuned ev's parameters take five), so labels never overlap
+    slots = {p: [max(1.0, 0.45 * _short_label(a).count("\n") + 0.45)
+                 for a in table[table.players == p].sort_values("mean_score").agent] for p in counts}
+    fig, axes = subplots(len(counts), 2, figsize=(12, 1.6 + 0.5 * sum(map(sum, slots.values()))), squeeze=False,
+                         sharey="row", gridspec_kw={"height_ratios": [sum(slots[p]) for p in counts]})
     for (ax_score, ax_win), players in zip(axes, counts, strict=True):
         rows = table[table.players == players].sort_values("mean_score")
-        y = range(len(rows))
+        tall = slots[players]
+        y = [sum(tall[:i]) + tall[i] / 2 for i in range(len(tall))]
         colors = [agent_color(a) for a in rows.agent]
         for yy, r, color in zip(y, rows.itertuples(), colors, strict=True):
             marker = "D" if r.sees_hidden_cards else "o"
@@ -338,7 +342,7 @@ def plot_search(table: pd.DataFrame, config: dict, section: str = "search"):
                             fmt=marker, color=color, capsize=4)
         labels = [_short_label(a) for a in rows.agent]
         ax_score.set_yticks(list(y), labels, fontsize=8)
-        ax_score.invert_yaxis()
+        ax_score.set_ylim(sum(tall), 0)
         ax_score.set_xscale("log")
         ticks = [t for t in (20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 400)
                  if rows.mean_score_low.min() * 0.8 <= t <= rows.mean_score_high.max() * 1.25]

@@ -560,12 +560,18 @@ def plot_seats(extra: pd.DataFrame, config: dict):
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """The short table the command line prints."""
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "variant": table.variant, "players": table.players,
         "pair": [_pair_label(a, b) for a, b in zip(table.strong, table.weak, strict=True)],
         "skill % (game)": 100 * table.game_skill_share, "skill % (deal)": 100 * table.deal_skill_share,
         "wins 9 holes %": 100 * table.win_9, "holes to 90%": table.holes_90,
     })
+    # the intervals of the columns, for golfsim.experiments.rounded
+    out.attrs["half_widths"] = {
+        shown: (100 * (table[f"{column}_high"] - table[f"{column}_low"]) / 2).tolist()
+        for shown, column in (("skill % (game)", "game_skill_share"), ("skill % (deal)", "deal_skill_share"),
+                              ("wins 9 holes %", "win_9")) if f"{column}_low" in table}
+    return out
 
 
 if __name__ == "__main__":

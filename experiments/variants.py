@@ -405,11 +405,18 @@ def summary(table: pd.DataFrame, by: str = "variant", rank: str = "rr_rank", ord
     agent = "ev" if "ev" in set(table.agent) else table.agent.iloc[0]
     rows = table[table.agent == agent]
     order = {v: " > ".join(table[table[by] == v].sort_values(rank).agent) for v in rows[by]}
-    return pd.DataFrame({
+    out = pd.DataFrame({
         by: rows[by], f"{agent} deal score": rows.mean_deal_score, "sd": rows.deal_score_sd,
         "turns": rows.turns, "out lowest %": 100 * rows.out_lowest, "first seat": rows.first_seat_advantage,
         order_label: [order[v] for v in rows[by]],
     })
+    # the intervals of the columns, for golfsim.experiments.rounded
+    out.attrs["half_widths"] = {
+        shown: (scale * (rows[f"{column}_high"] - rows[f"{column}_low"]) / 2).tolist()
+        for shown, column, scale in ((f"{agent} deal score", "mean_deal_score", 1), ("sd", "deal_score_sd", 1),
+                                     ("turns", "turns", 1), ("out lowest %", "out_lowest", 100),
+                                     ("first seat", "first_seat_advantage", 1))}
+    return out
 
 
 if __name__ == "__main__":

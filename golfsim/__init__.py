@@ -11,6 +11,7 @@ The subsystems, lowest first (each imports only those before it, or its neighbou
   rating models) that import nothing of golfsim;
 - :mod:`golfsim._numba`: how golfsim compiles (private; nothing else reaches into Numba's internals);
 - :mod:`golfsim.core`: the rules (spec, :class:`Rules`, cards, random streams, the compiled engine, scoring);
+- :mod:`golfsim.view`: pictures of the table as SVG (a :class:`Game` and a hint position show themselves with it);
 - :mod:`golfsim.agents`: the policy contract, the registry, the built-in bots and plugin loading;
 - :mod:`golfsim.game`: :class:`Game` (one N-hole game a decision at a time, with events), the step API
   :class:`GolfEnv` and the observation encoders;
@@ -23,7 +24,8 @@ The subsystems, lowest first (each imports only those before it, or its neighbou
   tournaments, parameter search;
 - :mod:`golfsim.agent_checks`: the agent checks for plugin authors (legal under every variant, no peeking);
 - :mod:`golfsim.experiments`: the research questions, each writing ``results/<name>/``;
-- :mod:`golfsim.cli`: the ``golfsim`` command line.
+- :mod:`golfsim.cli` and :mod:`golfsim.web`: the ``golfsim`` command line, and ``golfsim serve``'s web app (which
+  reads the command line's rule options).
 """
 
 from importlib import import_module

@@ -24,11 +24,3 @@ def repo() -> Path:
 @pytest.fixture
 def golfsim_cli():
     return run_golfsim
-
-
-def pytest_collection_modifyitems(items):
-    """Every notebook (nbmake runs them as tests) is in the slow tier: each starts a kernel process and plays its
-    experiments, 9-24 s here."""
-    for item in items:
-        if item.path.suffix == ".ipynb":
-            item.add_marker(pytest.mark.slow)

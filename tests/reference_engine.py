@@ -5,12 +5,16 @@ This module exists to cross-check the compiled engine: it is written independent
 for clarity rather than speed.
 The only thing it takes from ``golfsim`` is a ``Rules`` object, read as a plain bag of options (``players``, ``decks``,
 ``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``, ``end``, ``twos_pair``,
-``four_of_a_kind_bonus``, ``turn_cap``); points and the pack are worked out here from those options.
+``four_of_a_kind_bonus``, ``turn_cap`` and the house rules ``initial_flips``, ``knock_penalty``, ``knock_bonus``,
+``underdog_bonus``, ``tied_shame``, ``blackjack``, ``super_kings``, ``ten_penny``, ``wolfpack``, ``eagle_eye``,
+``knock_early``); points and the pack are worked out here from those options. The house rules are written from the
+web game's rules document and code (adlee-was-taken/golfgame, ``server/RULES.md``, ``server/game.py``) as
+docs/RULES.md "House rules" retells them, not from golfsim's engine.
 
 Cards are rank codes: 0 joker, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king. A layout is six codes; positions 0, 1, 2
 are the top row and 3, 4, 5 the bottom row, so column ``i`` holds positions ``i`` and ``i + 3``.
 
-Actions (one flat space of 27 ids):
+Actions (one flat space of 28 ids):
 
 * ``0..5``   take the top discard to position k (START)
 * ``6``      draw the top stock card (START -> HOLD)
@@ -18,7 +22,8 @@ Actions (one flat space of 27 ids):
 * ``13..18`` place the drawn card at position k (HOLD)
 * ``19``     throw the drawn card on the discard (HOLD; then FLIP with ``discard_and_flip`` may/must)
 * ``20..25`` flip face-down position k (OPEN: two per player in seat order; FLIP: after a throw)
-* ``26``     pass (FLIP, only with ``discard_and_flip="may"``)
+* ``26``     pass (FLIP, only with ``discard_and_flip`` "may" or "endgame")
+* ``27``     knock early: turn up every face-down card (START, only with ``knock_early`` and 1 or 2 face down)
 
 Example::
 
@@ -45,6 +50,7 @@ PLACE_DRAWN = 13  # + position
 THROW_DRAWN = 19
 FLIP = 20  # + position
 PASS = 26
+KNOCK = 27
 
 OPEN, START, HOLD, FLIP_PHASE, DONE = 0, 1, 2, 3, 4
 PHASE_NAMES = {OPEN: "open", START: "start", HOLD: "hold", FLIP_PHASE: "flip", DONE: "done"}
@@ -64,6 +70,12 @@ def card_points(rules) -> dict[int, int]:
     points[JOKER] = JOKER_POINTS.get(rules.jokers, 0)
     if rules.jokers == "minus2":
         points[TWO] = 2  # the Pagat variant: jokers take the negative value, twos turn positive
+    if rules.eagle_eye:
+        points[JOKER] = 2  # a lone joker costs; a pair of them is worth -4 (column_scores)
+    if rules.super_kings:
+        points[KING] = -2
+    if rules.ten_penny:
+        points[10] = 1
     return dict(sorted(points.items()))
 
 
@@ -100,6 +112,8 @@ def column_scores(cards, rules) -> list[int]:
             scores.append(points[top] + points[bottom])
         elif top == TWO and rules.twos_pair == "keep_negative":
             scores.append(2 * points[TWO])
+        elif top == JOKER and rules.eagle_eye:
+            scores.append(-4)
         else:
             scores.append(0)  # a pair of equal ranks cancels
     return scores
@@ -113,7 +127,28 @@ def score_layout(cards, rules) -> int:
     for columns in paired_columns.values():  # how many columns each paired rank fills
         if columns >= 2:
             total += rules.four_of_a_kind_bonus
+    if rules.wolfpack and paired_columns[JACK] >= 2:  # all four jacks as two column pairs; stacks with the above
+        total -= 20
     return total
+
+
+def hole_scores(layout_scores, ender, rules) -> list[int]:
+    """The hole's scores from each layout's score and who went out (-1 for nobody), after the house rules that compare
+    the table's scores, one after another in the web game's order."""
+    scores = list(layout_scores)
+    if rules.blackjack:
+        scores = [0 if s == 21 else s for s in scores]
+    if ender >= 0 and rules.knock_penalty and scores[ender] > min(scores):
+        scores[ender] += 10
+    if ender >= 0 and rules.knock_bonus:
+        scores[ender] -= 5
+    if rules.underdog_bonus:
+        lowest = min(scores)
+        scores = [s - 3 if s == lowest else s for s in scores]
+    if rules.tied_shame:
+        how_many = Counter(scores)
+        scores = [s + 5 if how_many[s] > 1 else s for s in scores]
+    return scores
 
 
 # ---------------------------------------------------------------- one deal
@@ -168,6 +203,7 @@ class ReferenceDeal:
         self.first = first_player
         self.phase = OPEN
         self.current = first_player
+        self.opening_flips_made = 0  # by the current player
         self.held = -1
         self.turn = 0
         self.ender = -1
@@ -178,6 +214,8 @@ class ReferenceDeal:
         self.stock_known = [0] * NUM_RANKS
         self.opening_first_flip = -1  # the current player's first opening flip, while they make their second
         self._see(self.discard[-1])
+        if rules.initial_flips == 0:
+            self._begin_turn(first_player)
 
     # ------------------------------------------------------------ queries
     @property
@@ -203,12 +241,14 @@ class ReferenceDeal:
             actions = [TAKE_DISCARD + k for k in POSITIONS] + [DRAW_STOCK]
             if self.rules.reveal_instead_of_draw:
                 actions += [REVEAL + k for k in face_down]
+            if self.rules.knock_early and 1 <= len(face_down) <= 2:
+                actions.append(KNOCK)
             return actions
         if self.phase == HOLD:
             return [PLACE_DRAWN + k for k in POSITIONS] + [THROW_DRAWN]
         if self.phase == FLIP_PHASE:
             actions = [FLIP + k for k in face_down]
-            if self.rules.discard_and_flip == "may":
+            if self.rules.discard_and_flip in ("may", "endgame"):
                 actions.append(PASS)
             return actions
         return []
@@ -217,7 +257,7 @@ class ReferenceDeal:
         """Each player's deal score; only once the deal is over."""
         if not self.done:
             raise ValueError("the deal is not over yet; scores are only known when it is done")
-        return [score_layout(seat.cards, self.rules) for seat in self.seats]
+        return hole_scores([score_layout(seat.cards, self.rules) for seat in self.seats], self.ender, self.rules)
 
     def snapshot(self) -> dict:
         """The whole state as ints and lists of ints (stock top first, discard bottom first)."""
@@ -254,10 +294,12 @@ class ReferenceDeal:
 
         if self.phase == OPEN:
             self._turn_up(seat, action - FLIP)
-            if self.opening_first_flip < 0:
+            self.opening_flips_made += 1
+            if self.opening_flips_made < self.rules.initial_flips:
                 self.opening_first_flip = action - FLIP
                 return
             self.opening_first_flip = -1
+            self.opening_flips_made = 0
             following = (self.current + 1) % self.players
             if following == self.first:
                 self._begin_turn(self.first)
@@ -276,6 +318,10 @@ class ReferenceDeal:
                     self.stock_known[drawn] -= 1
                 self.held = drawn
                 self.phase = HOLD
+            elif action == KNOCK:  # knock early: all face-down cards up at once, which ends the turn out
+                for position in seat.face_down_positions():
+                    self._turn_up(seat, position)
+                self._end_turn()
             else:  # reveal instead of drawing
                 self._turn_up(seat, action - REVEAL)
                 self._end_turn()
@@ -283,7 +329,7 @@ class ReferenceDeal:
             drawn, self.held = self.held, -1
             if action == THROW_DRAWN:
                 self.discard.append(drawn)
-                if self.rules.discard_and_flip != "off" and seat.face_down_positions():
+                if self._flip_follows_throw(seat):
                     self.phase = FLIP_PHASE
                 else:
                     self._end_turn()
@@ -296,6 +342,16 @@ class ReferenceDeal:
             self._end_turn()
 
     # ------------------------------------------------------------ helpers
+    def _flip_follows_throw(self, seat: Seat) -> bool:
+        """After a thrown stock card: a flip is due with may/must, and with endgame only when someone at the table
+        (the thrower too) is down to one face-down card or none; never when the thrower has nothing to flip."""
+        mode = self.rules.discard_and_flip
+        if mode == "off" or not seat.face_down_positions():
+            return False
+        if mode == "endgame":
+            return any(len(other.face_down_positions()) <= 1 for other in self.seats)
+        return True
+
     def _see(self, card: int) -> None:
         """A card nobody had seen is now seen face up."""
         self.unseen[card] -= 1

@@ -8,6 +8,9 @@ command fails its test instead of holding the suite. ``GOLFSIM_AGENT_MODULES`` o
 
 :func:`signal_when` starts a command and sends it a signal when its stderr shows a line, as a person presses Ctrl-C
 once a run is under way; it too kills a process that does not end in time.
+
+:func:`default_sigint` is the ``preexec_fn`` of every child a test interrupts: a suite run as a background job
+(``pytest ... &``, some CI runners) ignores SIGINT, a child inherits that, and Ctrl-C would never reach it.
 """
 
 from __future__ import annotations
@@ -29,13 +32,19 @@ def run_golfsim(*args, cwd=None, env=None, timeout: float = 300) -> subprocess.C
                           env=environment, cwd=cwd or REPO, timeout=timeout)
 
 
+def default_sigint() -> None:
+    """For ``preexec_fn``: the child starts with Ctrl-C's default handler even when this suite runs with SIGINT
+    ignored (as a background job), as a person's shell would start it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def signal_when(command: list[str], trigger: str, sig: int = signal.SIGINT,
                 timeout: float = 300) -> tuple[int, str, str]:
     """Run ``command`` (from the repository's root, ``COLUMNS=200``); send ``sig`` as soon as a line of its stderr
     contains ``trigger``; return its exit status, stdout and stderr. The process is killed if it has not ended
     ``timeout`` seconds later, so a run that does not stop fails its test instead of being left behind."""
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     seen = []
     try:
         for line in proc.stderr:

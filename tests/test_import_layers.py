@@ -17,6 +17,7 @@ FLOORS = (
     ("golfsim", "atomic", "stats"),  # the lazy package root and the standard-library leaves
     ("_numba",),
     ("core",),
+    ("view",),
     ("agents",),
     ("game",),
     ("kernels",),
@@ -27,7 +28,7 @@ FLOORS = (
     ("sweep", "tuning"),
     ("agent_checks",),
     ("experiments",),
-    ("cli",),
+    ("cli", "web"),
     ("__main__",),
 )
 FLOOR = {name: level for level, names in enumerate(FLOORS) for name in names}

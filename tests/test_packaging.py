@@ -70,3 +70,9 @@ def test_the_wheel_works_beside_a_users_own_agents_and_experiments_packages(tmp_
     listing = run([str(env_dir / "bin" / "golfsim"), "agents", "--format", "json"], cwd=user, env=env)
     names = {agent["agent"] for agent in json.loads(listing.stdout)}
     assert {"random", "greedy", "ev", "pair-builder", "mc"} <= names
+
+
+@pytest.mark.parametrize("path", ["site/index.html", "golfsim-game-1234.parquet"])
+def test_what_the_docs_build_and_golfsim_play_leave_behind_is_ignored_by_git(path):
+    done = subprocess.run(["git", "check-ignore", "--no-index", "-q", path], cwd=REPO, timeout=60)
+    assert done.returncode == 0, f"{path} is not in .gitignore"

@@ -1,4 +1,4 @@
-"""A compiled user agent in one file: "lowball" keeps any drawn card lower than its worst face-up card.
+"""A compiled user agent in one file: "lowball" keeps a card lower than its worst face-up card.
 
 Load it with ``GOLFSIM_AGENT_MODULES=docs/examples/lowball_agent.py golfsim tournament --agents lowball,greedy``
 (or import this module before calling ``simulate``). It then plays at full speed in the batch simulator.
@@ -7,9 +7,21 @@ Load it with ``GOLFSIM_AGENT_MODULES=docs/examples/lowball_agent.py golfsim tour
 from numba import njit
 
 from golfsim.agents import AGENT_SIGNATURE, Param, register_compiled_agent
-from golfsim.core.engine import is_legal
+from golfsim.core.engine import is_legal, top_discard
 from golfsim.core.rules import R_OFF_VIEW, R_POINTS
-from golfsim.core.spec import DRAW_STOCK, FLIP, FLIP_PHASE, HELD, HOLD, OPEN, PHASE, PLACE_DRAWN, THROW_DRAWN
+from golfsim.core.spec import (
+    DRAW_STOCK,
+    FLIP,
+    FLIP_PHASE,
+    HELD,
+    HOLD,
+    OPEN,
+    PHASE,
+    PLACE_DRAWN,
+    START,
+    TAKE_DISCARD,
+    THROW_DRAWN,
+)
 
 
 @njit(AGENT_SIGNATURE, cache=True)
@@ -20,22 +32,25 @@ def lowball_act(pub, rules, params, agent_rng, player):
         for k in range(6):
             if is_legal(pub, rules, FLIP + k):
                 return FLIP + k
-    if phase != HOLD:
-        return DRAW_STOCK  # never takes the discard: it likes surprises
-    drawn_points = rules[R_POINTS + pub[HELD]]
-    worst, worst_k = -100, -1
+    worst, worst_k = -100, -1  # its worst face-up card
     for k in range(6):
         card = pub[view + k]
         if card >= 0 and rules[R_POINTS + card] > worst:
             worst, worst_k = rules[R_POINTS + card], k
-    if worst_k >= 0 and drawn_points < worst - params[0]:
+    if phase == START:  # take the top discard over the worst card if it is low enough, else draw
+        if worst_k >= 0 and rules[R_POINTS + top_discard(pub, rules)] < worst - params[0]:
+            return TAKE_DISCARD + worst_k
+        return DRAW_STOCK
+    if phase != HOLD:
+        return DRAW_STOCK
+    if worst_k >= 0 and rules[R_POINTS + pub[HELD]] < worst - params[0]:
         return PLACE_DRAWN + worst_k
     return THROW_DRAWN
 
 
 register_compiled_agent(
     "lowball",
-    "keeps a drawn card lower than its worst face-up card by more than margin; never takes the discard",
+    "takes the top discard, or keeps a drawn card, lower than its worst face-up card by more than margin",
     lowball_act,
-    params=(Param("margin", 0.0, "how much lower (points) a drawn card must be to be kept"),),
+    params=(Param("margin", 0.0, "how much lower (points) a card must be to be kept"),),
 )

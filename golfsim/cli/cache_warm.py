@@ -53,12 +53,23 @@ def _search():
     hint(where.to_pub(rules), rules, samples=2, seed=0)
 
 
+def _learned_and_tips():
+    from golfsim.core.rules import Rules
+    from golfsim.experiments.tips import TIPS
+    from golfsim.kernels.simulate import simulate
+
+    agents = ["learned"] + sorted({tip.agent(on) for tip in TIPS for on in (True, False)})
+    for agent in agents:  # each tip's switch on and off: a variant of its agent compiled for it
+        simulate([agent, "greedy"], Rules(holes=1), games=1, seed=0, threads=1)
+
+
 STEPS = (
     ("the agents and game kernel of tournaments, experiments and sweeps (ev, pair-builder)", _tournament_agents),
     ("the greedy and random kernels (bench, self-play)", _fast_kernels),
     ("the step-by-step game (golfsim play, GolfEnv, the RL adapters)", _step_api),
     ("the decision log (tournament --log, golfsim replay)", _decision_log),
     ("the search (golfsim hint, the mc agent)", _search),
+    ("the learned player and the agents of experiment tips", _learned_and_tips),
 )
 """What ``golfsim cache-warm`` compiles, in order: (what a person reads, the workload)."""
 

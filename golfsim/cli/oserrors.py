@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 
 from golfsim.atomic import os_error_text
-from golfsim.cli.document import own_stdout
+from golfsim.cli.own_stdout import own_stdout
 
 EXIT_OS_ERROR = 1
 """Exit status when the system refused a read or write (not bad input, which exits 2)."""
@@ -32,7 +32,7 @@ def run_command(app: Callable[[], object], private_stdout: bool = True) -> None:
     """Call ``app()``; a closed stdout is refused first, an ``OSError`` from anywhere is one line and exit 1.
 
     With ``private_stdout``, only what the command prints reaches stdout; anything else writing to descriptor 1
-    goes to stderr (:func:`golfsim.cli.document.own_stdout`).
+    goes to stderr (:func:`golfsim.cli.own_stdout.own_stdout`).
     """
     if sys.stdout is None:
         _say("standard output is closed; give the command somewhere to write (e.g. > out.txt or > /dev/null)")

@@ -1,4 +1,4 @@
-"""What every ``golfsim`` command shares: the typer app, bad input as one line, SIGTERM as Ctrl-C, executors and
+"""What every ``golfsim`` command shares: the typer app, bad input as one line, a stopped run's end, executors and
 the rule options, declared once (:class:`RuleFlags`, :func:`with_rule_flags`).
 
 Every command turns bad input into one line on stderr and exit status 2. Machine formats (``--format json|csv``)
@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 
 from golfsim.core.errors import AgentError, IllegalActionError
-from golfsim.core.rules import Rules
+from golfsim.core.rules import Rules, house_options
 
 app = typer.Typer(
     help="golfsim: a fast, faithful research toolkit for six-card Golf.",
@@ -53,14 +53,23 @@ def fail(message: str) -> None:
 
 
 def clear_errors(fn):
-    """Turn the library's ValueError (bad input) into :func:`fail`."""
+    """Turn the library's ValueError (bad input) into :func:`fail`, and end a stopped run (Ctrl-C or SIGTERM):
+    its :class:`~golfsim.runs.interrupts.RunStopped` message, or ``interrupted`` for a stop no step of the command
+    caught, then exit status 130 (the one place a command ends as interrupted)."""
+    from golfsim.runs.interrupts import EXIT_STATUS, RunStopped, stop_means
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with stop_means("[bold yellow]interrupted[/]"):
+                return fn(*args, **kwargs)
         except (ValueError, IllegalActionError, AgentError) as e:
             fail(str(e))
+        except RunStopped as stopped:
+            if str(stopped):
+                with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the exit status stays
+                    err.print(str(stopped), highlight=False, soft_wrap=True)
+            raise typer.Exit(EXIT_STATUS) from None
 
     return wrapper
 
@@ -111,25 +120,35 @@ Decks = Annotated[str, typer.Option(help="Decks: 'auto' (1 for 2-4 players, 2 fo
 Jokers = Annotated[str, typer.Option(help="none, minus2 (jokers -2, twos +2), minus5, minus3 or zero.")]
 OpeningFlips = Annotated[str, typer.Option(help="Opening flips: any, same-column or different-columns.")]
 Reveal = Annotated[bool, typer.Option(help="Allow a turn that only reveals a face-down card.")]
-DiscardFlip = Annotated[str, typer.Option(help="After throwing a stock draw: off, may or must flip a card.")]
+DiscardFlip = Annotated[str, typer.Option(
+    help="After throwing a stock draw: off, may or must flip a card, or endgame (may, once anyone has one down).")]
 End = Annotated[str, typer.Option(help="immediate, or one-last-turn for the others after someone goes out.")]
 TwosPair = Annotated[str, typer.Option(help="A column of two twos: zero, or keep-negative (-4).")]
 FourBonus = Annotated[int, typer.Option(help="Bonus added per rank paired in two columns, e.g. -10.")]
 Holes = Annotated[int, typer.Option(help="Deals per game.")]
 TurnCap = Annotated[int, typer.Option(help="Turns after which a deal is scored as it stands and counted truncated.")]
+House = Annotated[str, typer.Option(
+    help="House rules by the web game's names, comma-separated, e.g. super_kings,knock_penalty,initial_flips=1 "
+         "(list them with 'golfsim rules').")]
 
 
 RULE_FLAG_TYPES = {"decks": Decks, "jokers": Jokers, "opening_flips": OpeningFlips, "reveal_instead_of_draw": Reveal,
                    "discard_and_flip": DiscardFlip, "end": End, "twos_pair": TwosPair,
-                   "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap}
+                   "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap, "house": House}
 """The typer option of each rule option every command that plays takes (all but ``--players``, which some
 commands take from the agents or the position); the defaults are :class:`~golfsim.core.rules.Rules`' own."""
 
 RULE_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Rules) if field.name in RULE_FLAG_TYPES}
+RULE_DEFAULTS["house"] = ""
 
 
 def make_rules(players: int = 2, **options) -> Rules:
-    """Rules from CLI flag values (``decks`` may be the text 'auto' or a number)."""
+    """Rules from CLI flag values (``decks`` may be the text 'auto' or a number; ``house`` is the ``--house`` list,
+    :func:`~golfsim.core.rules.house_options`)."""
+    house = house_options(options.pop("house", "") or "")
+    if "discard_and_flip" in house and options.get("discard_and_flip", "off") != "off":
+        raise ValueError("flip_mode in --house and --discard-and-flip both set the flip after a throw; give one")
+    options.update(house)
     decks = options.get("decks", "auto")
     if isinstance(decks, str) and decks.strip().lower() != "auto":
         try:

@@ -53,6 +53,9 @@ DEFAULT_SAMPLES = 1000
 """Worlds per action for ``golfsim hint``: well under a second for a turn once compiled (docs/performance.md)."""
 PLAY_SAMPLES = 500
 """Worlds per action for the ``?`` key of ``golfsim play`` (half of ``golfsim hint``'s, for a quick answer)."""
+WORLDS_PER_CALL = 2000
+"""Worlds searched per call of the compiled search: between calls Python sees a Ctrl-C (a long search of many
+players stops at once instead of at its end)."""
 OBJECTIVES = {0: "your deal score", 1: "your deal score minus the opponents' mean",
               2: "your deal score minus the opponents' mean; on the last hole the chance of losing the game"}
 EV_UNIT = ("ev's value of the layout the move leaves: its expected score from what is known, less the chance of "
@@ -70,6 +73,7 @@ class ActionValue:
     action: int
     key: str
     move: str
+    short_move: str
     deal_score: float
     deal_score_se: float
     objective: float
@@ -101,7 +105,8 @@ class Hint:
                 "actions": [asdict(r) for r in self.rows]}
 
 
-_KEYS = {"take": "t", "draw": "d", "reveal": "r", "place": "p", "throw": "x", "flip": "f", "pass": "n"}
+_KEYS = {"take": "t", "draw": "d", "reveal": "r", "place": "p", "throw": "x", "flip": "f", "pass": "n",
+         "knock": "k"}
 
 
 def move_key(action: int) -> str:
@@ -110,8 +115,9 @@ def move_key(action: int) -> str:
     return _KEYS[kind] + (str(k + 1) if k >= 0 else "")
 
 
-def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
-    """An action in words for the player to move, e.g. ``"swap the drawn Q into slot 4 (a face-down card)"``."""
+def describe_move(pub: np.ndarray, rules: Rules, action: int, short: bool = False) -> str:
+    """An action in words for the player to move, e.g. ``"swap the drawn Q into slot 4 (a face-down card)"``;
+    ``short`` for a narrow table: ``"drawn Q into slot 4 (face down)"``."""
     pub = check_pub(pub, _check_rules(rules))
     packed = rules.pack()
     player = int(pub[CURRENT])
@@ -119,25 +125,30 @@ def describe_move(pub: np.ndarray, rules: Rules, action: int) -> str:
     down = [k for k in range(6) if pub[base + k] < 0]
 
     def slot(k):
-        there = "a face-down card" if pub[base + k] < 0 else f"your {rank_name(int(pub[base + k]))}"
+        if pub[base + k] < 0:
+            there = "face down" if short else "a face-down card"
+        else:
+            there = f"your {rank_name(int(pub[base + k]))}"
         out = "" if down != [k] else ", goes out" if pub[ENDER] < 0 else ", your last card"
         return f"slot {k + 1} ({there}{out})"
 
     kind, k = decode(action)
     top = rank_name(int(pub[int(packed[R_OFF_DISCARD]) + int(pub[DISCARD_N]) - 1]))
     if kind == "take":
-        return f"take the discard {top} into {slot(k)}"
+        return f"take the {'' if short else 'discard '}{top} into {slot(k)}"
     if kind == "draw":
         return "draw from the stock"
     if kind == "reveal":
         return f"reveal {slot(k)}"
     if kind == "place":
-        return f"swap the drawn {rank_name(int(pub[HELD]))} into {slot(k)}"
+        return f"{'' if short else 'swap the '}drawn {rank_name(int(pub[HELD]))} into {slot(k)}"
     if kind == "throw":
-        then = "" if rules.discard_and_flip == "off" or not down else ", then flip"
+        then = "" if rules.discard_and_flip in ("off", "endgame") or not down else ", then flip"
         return f"throw the drawn {rank_name(int(pub[HELD]))} away{then}"
     if kind == "flip":
         return f"flip {slot(k)}"
+    if kind == "knock":
+        return "knock early: turn up " + " and ".join(slot(j) for j in down)
     return "flip nothing"
 
 
@@ -206,7 +217,9 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     warm = np.zeros((1, n), dtype=np.float64)  # compiles or loads the search first, so that the timing is the search's
     rollout_values(pub, packed, params, rng.copy(), player, actions, n, warm, warm.copy())
     start = time.perf_counter()
-    rollout_values(pub, packed, params, rng, player, actions, n, obj, score)
+    for lo in range(0, samples, WORLDS_PER_CALL):  # world j's seed is the stream's j-th draw: the same in pieces
+        hi = min(samples, lo + WORLDS_PER_CALL)
+        rollout_values(pub, packed, params, rng, player, actions, n, obj[lo:hi], score[lo:hi])
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
     learned_values, learned_pick = _learned_values(pub, packed, player)
@@ -219,6 +232,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
         ev = float(ev_values[a])
         rows.append(ActionValue(
             action=int(a), key=move_key(a), move=describe_move(pub, rules, a),
+            short_move=describe_move(pub, rules, a, short=True),
             deal_score=float(score[:, i].mean()), deal_score_se=float(score[:, i].std(ddof=1) / root),
             objective=float(means[i]), objective_se=float(obj[:, i].std(ddof=1) / root),
             gap_se=float((obj[:, i] - obj[:, best]).std(ddof=1) / root),
@@ -314,24 +328,69 @@ def hint_table(answer: Hint, limit: int | None = None, title: str | None = None,
     return table
 
 
+def narrow_hint_table(answer: Hint, title: str, width: int):
+    """The hint as a table ``width`` columns wide, for a terminal narrower than :func:`hint_table`'s: the same
+    columns without rules between them, short move words and two-line headers, the move's words wrapped in the
+    room the numbers leave (one line, two at most, at 80 columns)."""
+    from rich import box
+    from rich.table import Table as RichTable
+
+    best = answer.rows[0].objective
+    rows = [[str(i + 1), r.key, r.short_move, f"{r.deal_score:.2f} ± {r.deal_score_se:.2f}",
+             f"{r.objective:.2f} ± {r.objective_se:.2f}",
+             "best" if i == 0 else f"+{r.objective - best:.2f} ± {r.gap_se:.2f}",
+             ev_text(r.ev_value) + (" *" if r.ev_choice else ""),
+             learned_text(r)]
+            for i, r in enumerate(answer.rows)]
+    headers = ["#", "key", "move", "deal\nscore", "objective" if answer.objective == 2 else "vs\nopponents",
+               "gap to\nbest", "ev", "learned"]
+    widths = [max(len(part) for cell in [header, *(row[c] for row in rows)] for part in cell.split("\n"))
+              for c, header in enumerate(headers)]
+    widths[2] = max(12, width - sum(widths) + widths[2] - (len(headers) - 1))  # a space between columns
+    table = RichTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, padding=0)
+    for c, header in enumerate(headers):
+        table.add_column(header, justify="left" if c in (1, 2) else "right", width=widths[c])
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
-    """Print a hint for ``golfsim hint``: the table and what its columns mean."""
+    """Print a hint for ``golfsim hint``: the table and what its columns mean, wrapped at words to the console's
+    width (a narrower table and shorter notes below :func:`hint_table`'s width)."""
     from golfsim.coach.position import Position
 
     pub = Position.parse(position).to_pub(rules)
-    console.print(f"position: {position}", highlight=False, soft_wrap=True)
-    console.print(f"rules: {rules.describe()}", highlight=False, soft_wrap=True)
-    console.print(hint_table(answer, title=f"mc's search: {answer.samples} sampled worlds per move, the same "
-                                           f"worlds for every move, ev in every seat (seed {answer.seed})"))
-    notes = [
-        "deal score: your score this deal, mean over the worlds ± standard error; lower is better",
-        f"{'objective' if answer.objective == 2 else 'vs opponents'} (sorted by this, mc's objective "
-        f"{answer.objective}): {OBJECTIVES[answer.objective]} ± standard error",
-        "gap to best: how much worse than the best move, ± the standard error of the paired difference (same worlds)",
-        f"ev: {EV_UNIT}; * marks ev's own choice; 'not allowed': going out behind (ev's tip e)",
-        f"learned: {LEARNED_UNIT}; * marks its choice",
-        totals_note(pub, rules, answer.objective),
-        f"searched in {answer.seconds:.2f} s",
-    ] + ([EXACT_NOTE] if any(r.exact_value is not None for r in answer.rows) else [])
+    console.print(f"position: {position}", highlight=False)
+    console.print(f"rules: {rules.describe()}", highlight=False)
+    wide = hint_table(answer, title=f"mc's search: {answer.samples} sampled worlds per move, the same "
+                                    f"worlds for every move, ev in every seat (seed {answer.seed})")
+    objective = "objective" if answer.objective == 2 else "vs opponents"
+    from rich.measure import Measurement
+
+    if Measurement.get(console, console.options.update_width(10_000), wide).maximum <= console.width:
+        console.print(wide)
+        notes = [
+            "deal score: your score this deal, mean over the worlds ± standard error; lower is better",
+            f"{objective} (sorted by this, mc's objective {answer.objective}): {OBJECTIVES[answer.objective]} "
+            "± standard error",
+            "gap to best: how much worse than the best move, ± the standard error of the paired difference (same "
+            "worlds)",
+            f"ev: {EV_UNIT}; * marks ev's own choice; 'not allowed': going out behind (ev's tip e)",
+            f"learned: {LEARNED_UNIT}; * marks its choice",
+        ]
+    else:
+        console.print(narrow_hint_table(answer, title=f"mc's search, seed {answer.seed}: {answer.samples} worlds "
+                                                      "per move, the same for each, ev in every seat",
+                                        width=console.width))
+        notes = [
+            "lower is better; ± standard error over the worlds; deal score: yours this deal",
+            f"{objective} (sorted by this, mc's objective {answer.objective}): {OBJECTIVES[answer.objective]}",
+            "gap to best: how much worse than the best move (paired: the same worlds)",
+            "ev, learned: each player's value of what the move leaves (points; * its choice; 'not allowed': "
+            "going out behind); golfsim hint --help says more",
+        ]
+    notes += [totals_note(pub, rules, answer.objective), f"searched in {answer.seconds:.2f} s"]
+    notes += [EXACT_NOTE] if any(r.exact_value is not None for r in answer.rows) else []
     for line in notes:
-        console.print(f"[dim]{line}[/]", highlight=False, soft_wrap=True)
+        console.print(f"[dim]{line}[/]", highlight=False)

@@ -350,6 +350,12 @@ class Position:
         return where
 
     # ---------------------------------------------------------------- writing
+    def _repr_svg_(self) -> str:
+        """A picture of the position in Jupyter, under the default rules for its players (:mod:`golfsim.view.svg`)."""
+        from golfsim.view.svg import from_position
+
+        return from_position(self).to_svg()
+
     def text(self) -> str:
         """The notation of this position (fields at their defaults are left out)."""
         parts = [f"me: {_layout_text(self.me)}"]

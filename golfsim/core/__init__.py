@@ -1,6 +1,6 @@
 """The rules of six-card Golf, in one place.
 
-- :mod:`golfsim.core.spec`: the kernel interface (card codes, the 27 action ids and :func:`~golfsim.core.spec.decode`,
+- :mod:`golfsim.core.spec`: the kernel interface (card codes, the 28 action ids and :func:`~golfsim.core.spec.decode`,
   phases, end reasons, the public-state header, packed-rule indices); its docstring is the engine spec.
 - :mod:`golfsim.core.rules`: :class:`~golfsim.core.rules.Rules`, every option of the rules contract, validated.
 - :mod:`golfsim.core.cards`, :mod:`golfsim.core.scoring`: rank codes, layout parsing and the layout scorer.

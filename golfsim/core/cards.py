@@ -63,7 +63,8 @@ def parse_card(token: str) -> int:
 
 
 def parse_layout(text: str) -> list[int]:
-    """Parse a layout written ``"top row / bottom row"``, e.g. ``"8 K 2 / 8 Q 3"``.
+    """Parse a layout written ``"top row / bottom row"``, e.g. ``"8 K 2 / 8 Q 3"`` (a bar ``|`` between the rows is
+    read as the slash, as in a ``golfsim hint`` position).
 
     Returns
     -------
@@ -78,7 +79,7 @@ def parse_layout(text: str) -> list[int]:
     """
     if not isinstance(text, str):
         raise ValueError(f"a layout is text like '8 K 2 / 8 Q 3', not {type(text).__name__}")
-    rows = text.split("/")
+    rows = text.replace("|", "/").split("/")
     if len(rows) != 2:
         raise ValueError(
             f"a layout is two rows of three cards separated by '/', like '8 K 2 / 8 Q 3'; got {text!r}"

@@ -29,6 +29,7 @@ from golfsim.core.spec import (
     HELD,
     HOLD,
     HOLE,
+    KNOCK,
     LAST_ACTION,
     NUM_ACTIONS,
     OPEN,
@@ -37,12 +38,19 @@ from golfsim.core.spec import (
     PHASE,
     PLACE_DRAWN,
     PLAYERS,
+    R_BLACKJACK,
     R_COUNTS,
     R_DECK_POINTS,
     R_DISCARD_FLIP,
+    R_EAGLE_EYE,
     R_END,
     R_FOUR_BONUS,
     R_HID_STOCK,
+    R_HOLE_RULES,
+    R_INITIAL_FLIPS,
+    R_KNOCK_BONUS,
+    R_KNOCK_EARLY,
+    R_KNOCK_PENALTY,
     R_NCARDS,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
@@ -53,8 +61,11 @@ from golfsim.core.spec import (
     R_PLAYERS,
     R_POINTS,
     R_REVEAL,
+    R_TIED_SHAME,
     R_TURN_CAP,
     R_TWOS_KEEP,
+    R_UNDERDOG,
+    R_WOLFPACK,
     RECYCLES,
     REVEAL,
     START,
@@ -67,6 +78,12 @@ from golfsim.core.spec import (
     UNSEEN_POINTS,
     WENT_OUT,
 )
+
+JOKER = 0
+TWO = 2
+JACK = 11
+WOLFPACK_BONUS = -20  # the web game's value (its constants.py); its GameOptions docstring still says -5
+EAGLE_EYE_PAIR = -4
 
 
 # ---------------------------------------------------------------- dealing
@@ -152,6 +169,8 @@ def _deal_from_stock_region(pub, hid, rules, deal_rng):
     pub[DISCARD_N] = 1
     _see(pub, rules, card)
     pub[STOCK_N] = top
+    if rules[R_INITIAL_FLIPS] == 0:  # no opening flips: the first player's turn starts now
+        begin_turn(pub, hid, rules, deal_rng, first)
 
 
 @hot
@@ -245,13 +264,16 @@ def is_legal(pub, rules, action):
             return pub[STOCK_N] > 0
         if REVEAL <= action < PLACE_DRAWN:
             return rules[R_REVEAL] == 1 and pub[base + action - REVEAL] < 0
+        if action == KNOCK and rules[R_KNOCK_EARLY] == 1:
+            down = face_down_count(pub, rules, p)
+            return 1 <= down <= 2
         return False
     if phase == HOLD:
         return PLACE_DRAWN <= action <= THROW_DRAWN
     if phase == FLIP_PHASE:
         if FLIP <= action < PASS:
             return pub[base + action - FLIP] < 0
-        return action == PASS and rules[R_DISCARD_FLIP] == 1
+        return action == PASS and (rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3)
     if phase == OPEN:
         if not (FLIP <= action < PASS):
             return False
@@ -384,6 +406,22 @@ def _end_turn(pub, hid, rules, deal_rng):
 
 
 @leaf
+def _flip_after_throw(pub, rules, p):
+    """Whether a stock card thrown by ``p`` leads to a FLIP decision: never with ``discard_and_flip="off"`` or
+    when ``p`` has nothing face down; with ``"endgame"`` only while some player (``p`` too) has at most one
+    face-down card."""
+    mode = rules[R_DISCARD_FLIP]
+    if mode == 0 or face_down_count(pub, rules, p) == 0:
+        return False
+    if mode != 3:
+        return True
+    for q in range(rules[R_PLAYERS]):
+        if face_down_count(pub, rules, q) <= 1:
+            return True
+    return False
+
+
+@leaf
 def apply_action(pub, hid, rules, deal_rng, action):
     """Play ``action`` for the player to move. The caller has checked it with ``is_legal``."""
     p = pub[CURRENT]
@@ -403,8 +441,12 @@ def apply_action(pub, hid, rules, deal_rng, action):
                 _see(pub, rules, card)
             pub[PHASE] = HOLD
             turn_ends = False
-        else:
+        elif action < PLACE_DRAWN:
             _turn_up(pub, hid, rules, p, action - REVEAL)
+        else:  # KNOCK: every face-down card up, so the turn ends with the player out
+            for k in range(6):
+                if pub[rules[R_OFF_VIEW] + p * 6 + k] < 0:
+                    _turn_up(pub, hid, rules, p, k)
     elif phase == HOLD:
         card = pub[HELD]
         pub[HELD] = -1
@@ -412,7 +454,7 @@ def apply_action(pub, hid, rules, deal_rng, action):
             _replace(pub, hid, rules, p, action - PLACE_DRAWN, card)
         else:
             _push_discard(pub, rules, card)
-            if rules[R_DISCARD_FLIP] > 0 and face_down_count(pub, rules, p) > 0:
+            if _flip_after_throw(pub, rules, p):
                 pub[PHASE] = FLIP_PHASE
                 turn_ends = False
     elif phase == FLIP_PHASE:
@@ -421,7 +463,7 @@ def apply_action(pub, hid, rules, deal_rng, action):
     elif phase == OPEN:
         turn_ends = False
         _turn_up(pub, hid, rules, p, action - FLIP)
-        if pub[OPEN_FIRST] < 0:
+        if pub[OPEN_FIRST] < 0 and rules[R_INITIAL_FLIPS] == 2:
             pub[OPEN_FIRST] = action - FLIP
         else:
             pub[OPEN_FIRST] = -1
@@ -439,23 +481,31 @@ def apply_action(pub, hid, rules, deal_rng, action):
 def column_score(a, b, rules):
     """Score of one column with top card ``a`` and bottom card ``b`` (no bonus)."""
     if a == b:
-        if a == 2 and rules[R_TWOS_KEEP] == 1:
-            return 2 * rules[R_POINTS + 2]
+        if a == TWO and rules[R_TWOS_KEEP] == 1:
+            return 2 * rules[R_POINTS + TWO]
+        if a == JOKER and rules[R_EAGLE_EYE] == 1:
+            return EAGLE_EYE_PAIR
         return 0
     return rules[R_POINTS + a] + rules[R_POINTS + b]
 
 
 @hot
 def score_cards(cards, base, rules):
-    """Score the six cards ``cards[base:base + 6]`` (true ranks) under ``rules``, bonus included."""
+    """Score the six cards ``cards[base:base + 6]`` (true ranks) under ``rules``, bonuses included (four of a kind,
+    wolfpack); the house rules that compare players' scores are added by :func:`deal_scores`."""
     total = 0
     pairs = 0  # rank + 1 of each paired column, 5 bits per column
+    jack_pairs = 0
     for c in range(3):
         a = cards[base + c]
         b = cards[base + c + 3]
         total += column_score(a, b, rules)
         if a == b:
             pairs |= (a + 1) << (5 * c)
+            if a == JACK:
+                jack_pairs += 1
+    if jack_pairs >= 2 and rules[R_WOLFPACK] == 1:
+        total += WOLFPACK_BONUS
     bonus = rules[R_FOUR_BONUS]
     if bonus != 0 and pairs != 0:
         p0 = pairs & 31
@@ -467,7 +517,49 @@ def score_cards(cards, base, rules):
 
 
 @hot
-def deal_scores(hid, rules, out):
-    """Write every player's deal score into ``out``."""
-    for p in range(rules[R_PLAYERS]):
+def deal_scores(pub, hid, rules, out):
+    """Write every player's score of the deal that ended into ``out``: the one place a hole is scored.
+
+    Each layout is scored (:func:`score_cards`); then the house rules that compare the table's scores, in the web
+    game's order (docs/RULES.md, "House rules"): ``blackjack`` (21 becomes 0), ``knock_penalty`` (+10 to the
+    player who went out, ``ENDER``, unless no score is lower), ``knock_bonus`` (-5 to that player), ``underdog_bonus``
+    (-3 to every lowest score), ``tied_shame`` (+5 to every score another player has too).
+    """
+    players = rules[R_PLAYERS]
+    for p in range(players):
         out[p] = score_cards(hid, p * 6, rules)
+    if rules[R_HOLE_RULES] == 0:
+        return
+    if rules[R_BLACKJACK] == 1:
+        for p in range(players):
+            if out[p] == 21:
+                out[p] = 0
+    ender = pub[ENDER]
+    if ender >= 0:
+        if rules[R_KNOCK_PENALTY] == 1 and out[ender] > _lowest(out, players):
+            out[ender] += 10
+        if rules[R_KNOCK_BONUS] == 1:
+            out[ender] -= 5
+    if rules[R_UNDERDOG] == 1:
+        low = _lowest(out, players)
+        for p in range(players):
+            if out[p] == low:
+                out[p] -= 3
+    if rules[R_TIED_SHAME] == 1:
+        shamed = 0  # bit p: p's score equals another's (marked first, so the +5s do not make new ties)
+        for p in range(players):
+            for q in range(players):
+                if q != p and out[q] == out[p]:
+                    shamed |= 1 << p
+        for p in range(players):
+            if shamed & (1 << p):
+                out[p] += 5
+
+
+@leaf
+def _lowest(out, players):
+    low = out[0]
+    for p in range(1, players):
+        if out[p] < low:
+            low = out[p]
+    return low

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from golfsim.core.cards import NUM_RANKS, TWO, parse_card, rank_name
+from golfsim.core.cards import JOKER, KING, NUM_RANKS, TWO, parse_card, rank_name
 from golfsim.core.spec import (
     DISCARD_AND_FLIP,
     END_MODES,
@@ -20,16 +20,23 @@ from golfsim.core.spec import (
     MIN_PLAYERS,
     OPENING_FLIPS,
     PUB_HEADER,
+    R_BLACKJACK,
     R_COUNTS,
     R_DECK_POINTS,
     R_DECKS,
     R_DISCARD_FLIP,
+    R_EAGLE_EYE,
     R_END,
     R_FOUR_BONUS,
     R_HID_SIZE,
     R_HID_STOCK,
+    R_HOLE_RULES,
     R_HOLES,
+    R_INITIAL_FLIPS,
     R_JOKERS_PER_DECK,
+    R_KNOCK_BONUS,
+    R_KNOCK_EARLY,
+    R_KNOCK_PENALTY,
     R_NCARDS,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
@@ -41,14 +48,80 @@ from golfsim.core.spec import (
     R_POINTS,
     R_PUB_SIZE,
     R_REVEAL,
+    R_TIED_SHAME,
     R_TURN_CAP,
     R_TWOS_KEEP,
+    R_UNDERDOG,
+    R_WOLFPACK,
     RULES_SIZE,
     TWOS_PAIR,
 )
 
 JOKERS = ("none", "minus2", "minus5", "minus3", "zero")
 _JOKER_VALUE = {"minus2": -2, "minus5": -5, "minus3": -3, "zero": 0}
+
+HOUSE_FLAGS = ("knock_penalty", "knock_bonus", "underdog_bonus", "tied_shame", "blackjack", "super_kings",
+               "ten_penny", "wolfpack", "eagle_eye", "knock_early")
+"""The on/off house rules of the web game (docs/RULES.md, "House rules"), by that game's option names."""
+HOUSE_OPTIONS = ("initial_flips", *HOUSE_FLAGS)
+"""Every house-rule field of :class:`Rules` (``flip_mode`` is not one: it is ``discard_and_flip``)."""
+FLIP_MODES = {"never": "off", "always": "must", "endgame": "endgame"}
+"""The web game's ``flip_mode`` values and the ``discard_and_flip`` value each one is."""
+
+HOUSE_MEANINGS = {
+    "initial_flips": "cards each player turns up at the start: 0, 1 or 2",
+    "flip_mode": "after throwing a stock card: never, always (must flip) or endgame (may flip once any player "
+                 "has at most one face-down card); it sets discard_and_flip (off, must, endgame)",
+    "knock_penalty": "+10 to the player who went out, unless no score is lower",
+    "knock_bonus": "-5 to the player who went out (first to reveal all)",
+    "underdog_bonus": "-3 to the lowest hole score (each, if tied)",
+    "tied_shame": "+5 to each player whose hole score another player has too",
+    "blackjack": "a hole score of exactly 21 becomes 0",
+    "super_kings": "kings are worth -2 (a pair of kings still scores 0)",
+    "ten_penny": "tens are worth 1",
+    "wolfpack": "all four jacks as two column pairs: -20 (adds to four_of_a_kind_bonus)",
+    "eagle_eye": "jokers +2 alone, -4 as a column pair (needs jokers)",
+    "knock_early": "with one or two cards face down, a turn may turn them all up and go out",
+}
+"""The ``--house`` names (the web game's option names) and what each does, for ``golfsim rules``."""
+
+
+def house_options(text: str) -> dict:
+    """The :class:`Rules` options a ``--house`` list names, e.g. ``"super_kings,initial_flips=1"`` ->
+    ``{"super_kings": True, "initial_flips": 1}``; ``flip_mode=endgame`` becomes ``discard_and_flip="endgame"``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the unknown rule or bad value and what is allowed.
+    """
+    options: dict = {}
+    for item in (part.strip() for part in str(text).split(",")):
+        if not item:
+            continue
+        name, has_value, value = (x.strip() for x in item.partition("="))
+        name = name.lower().replace("-", "_")
+        if name not in HOUSE_MEANINGS:
+            raise ValueError(f"unknown house rule {name!r}; the house rules are {', '.join(HOUSE_MEANINGS)}")
+        if name in options or (name == "flip_mode" and "discard_and_flip" in options):
+            raise ValueError(f"house rule {name!r} is given twice")
+        if name == "initial_flips":
+            if not has_value or value not in ("0", "1", "2"):
+                raise ValueError(f"initial_flips needs a value 0, 1 or 2 (initial_flips=1), got {item!r}")
+            options[name] = int(value)
+        elif name == "flip_mode":
+            mode = value.lower()
+            if mode not in FLIP_MODES:
+                raise ValueError(f"flip_mode must be one of {', '.join(FLIP_MODES)} (flip_mode=endgame), "
+                                 f"got {item!r}")
+            options["discard_and_flip"] = FLIP_MODES[mode]
+        else:
+            flag = value.lower()
+            if has_value and flag not in ("on", "off", "true", "false", "1", "0"):
+                raise ValueError(f"{name} is on or off ({name}, {name}=on or {name}=off), got {item!r}")
+            options[name] = not has_value or flag in ("on", "true", "1")
+    return options
+
 
 MAX_DECKS = 8
 MAX_HOLES = 1000
@@ -112,6 +185,13 @@ class Rules:
         Deals in a game (9 by default, 18 for a long game).
     turn_cap : int
         A deal still running after this many turns is scored as it stands and reported as truncated.
+    initial_flips : int
+        House rule: cards each player turns up at the start, 0, 1 or 2 (the default); fewer than two needs
+        ``opening_flips="any"``.
+    knock_penalty, knock_bonus, underdog_bonus, tied_shame, blackjack, super_kings, ten_penny, wolfpack, eagle_eye, \
+knock_early : bool
+        House rules of the web game, by its option names, all off by default (docs/RULES.md, "House rules").
+        ``discard_and_flip="endgame"`` is its ``flip_mode=endgame``.
     """
 
     players: int = 2
@@ -125,6 +205,17 @@ class Rules:
     four_of_a_kind_bonus: int = 0
     holes: int = 9
     turn_cap: int = 1000
+    initial_flips: int = 2
+    knock_penalty: bool = False
+    knock_bonus: bool = False
+    underdog_bonus: bool = False
+    tied_shame: bool = False
+    blackjack: bool = False
+    super_kings: bool = False
+    ten_penny: bool = False
+    wolfpack: bool = False
+    eagle_eye: bool = False
+    knock_early: bool = False
 
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
@@ -148,6 +239,20 @@ class Rules:
         set_("four_of_a_kind_bonus", _check_int("four_of_a_kind_bonus", self.four_of_a_kind_bonus, -1000, 1000))
         set_("holes", _check_int("holes", self.holes, 1, MAX_HOLES))
         set_("turn_cap", _check_int("turn_cap", self.turn_cap, 1, MAX_TURN_CAP))
+        set_("initial_flips", _check_int("initial_flips", self.initial_flips, 0, 2))
+        for name in HOUSE_FLAGS:
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {value!r}")
+            set_(name, bool(value))
+        if self.initial_flips < 2 and self.opening_flips != "any":
+            raise ValueError(
+                f"opening_flips={self.opening_flips!r} says where the second opening card goes, but "
+                f"initial_flips={self.initial_flips} turns up fewer than two; use opening_flips='any'"
+            )
+        if self.eagle_eye and self.jokers == "none":
+            raise ValueError("eagle_eye sets the jokers' value, but the rules have no jokers; choose jokers "
+                             "minus2, minus5, minus3 or zero (eagle_eye then makes a joker +2, a pair of them -4)")
         if self.twos_pair == "keep_negative" and self.jokers == "minus2":
             raise ValueError(
                 "twos_pair='keep_negative' keeps the negative value of a pair of twos, but with jokers='minus2' "
@@ -176,9 +281,13 @@ class Rules:
         """Point value of each rank code (index 0 is the joker), as an int32 array of length 14."""
         pts = np.array([0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0], dtype=np.int32)
         if self.jokers != "none":
-            pts[0] = _JOKER_VALUE[self.jokers]
+            pts[JOKER] = 2 if self.eagle_eye else _JOKER_VALUE[self.jokers]
         if self.jokers == "minus2":
             pts[TWO] = 2
+        if self.super_kings:
+            pts[KING] = -2
+        if self.ten_penny:
+            pts[10] = 1
         return pts
 
     def card_counts(self) -> np.ndarray:
@@ -243,9 +352,19 @@ class Rules:
         text = ", ".join(f"{k}={v}" for k, v in changed.items()) or "default rules"
         return f"{self.players} players, {text}"
 
+    def house_rules(self) -> dict:
+        """The house options that are on (not at their default), e.g. ``{"super_kings": True}``."""
+        default = Rules.__dataclass_fields__
+        return {name: getattr(self, name) for name in HOUSE_OPTIONS if getattr(self, name) != default[name].default}
+
     def to_dict(self) -> dict:
-        """Every option, for ``config.json``."""
-        return asdict(self)
+        """Every option, for ``config.json``; house options only when on, so that the records (and the identities
+        hashed from them) of rules without house rules are what they were before house rules existed."""
+        values = asdict(self)
+        for name in HOUSE_OPTIONS:
+            del values[name]
+        values.update(self.house_rules())
+        return values
 
     # ---------------------------------------------------------------- packing for the kernels
     def pack(self) -> np.ndarray:
@@ -275,4 +394,15 @@ class Rules:
         r[R_POINTS : R_POINTS + NUM_RANKS] = self.points()
         r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
         r[R_DECK_POINTS] = int(self.points() @ self.card_counts())
+        r[R_INITIAL_FLIPS] = self.initial_flips
+        r[R_KNOCK_PENALTY] = int(self.knock_penalty)
+        r[R_KNOCK_BONUS] = int(self.knock_bonus)
+        r[R_UNDERDOG] = int(self.underdog_bonus)
+        r[R_TIED_SHAME] = int(self.tied_shame)
+        r[R_BLACKJACK] = int(self.blackjack)
+        r[R_WOLFPACK] = int(self.wolfpack)
+        r[R_EAGLE_EYE] = int(self.eagle_eye)
+        r[R_KNOCK_EARLY] = int(self.knock_early)
+        r[R_HOLE_RULES] = int(self.knock_penalty or self.knock_bonus or self.underdog_bonus or self.tied_shame
+                              or self.blackjack)
         return r

@@ -47,7 +47,8 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
         top, bottom = cards[c], cards[c + 3]
         pts = int(column_score(top, bottom, packed))
         if top == bottom:
-            why = f"pair of {rank_name(top)}" + (" keeps its value" if pts else " scores 0")
+            why = f"pair of {rank_name(top)}" + (" scores 0" if not pts else f" scores {pts} (eagle_eye)"
+                                                 if top == JOKER and rules.eagle_eye else " keeps its value")
         else:
             why = f"{points[top]} + {points[bottom]}".replace("+ -", "- ")
         columns.append({"column": c + 1, "top": rank_name(top), "bottom": rank_name(bottom), "points": pts, "why": why})

@@ -18,7 +18,7 @@ in two or more columns.
 Phases and actions
 ------------------
 A deal is a sequence of decisions; ``PHASE`` says which kind is due and whose it is (``CURRENT``). Actions are small
-integers, one flat space of ``NUM_ACTIONS`` = 27:
+integers, one flat space of ``NUM_ACTIONS`` = 28:
 
 =======  ==================  ======  =================================================================
 id       name                phase   effect
@@ -28,9 +28,11 @@ id       name                phase   effect
 7..12    REVEAL + k          START   only with ``reveal_instead_of_draw``: turn face-down position k up; turn ends
 13..18   PLACE_DRAWN + k     HOLD    put the drawn card face up at position k, old card on discard; turn ends
 19       THROW_DRAWN         HOLD    throw the drawn card face up on the discard; turn ends (or FLIP, see below)
-20..25   FLIP + k            OPEN    opening flip of face-down position k (two per player, in seat order)
-                             FLIP    after a throw with ``discard_and_flip`` may/must: turn k up; turn ends
-26       PASS                FLIP    only with ``discard_and_flip="may"``: flip nothing; turn ends
+20..25   FLIP + k            OPEN    opening flip of face-down position k (``initial_flips`` per player, in seat order)
+                             FLIP    after a throw with ``discard_and_flip`` may/must/endgame: turn k up; turn ends
+26       PASS                FLIP    only with ``discard_and_flip`` "may" or "endgame": flip nothing; turn ends
+27       KNOCK               START   only with ``knock_early`` and one or two face-down cards: turn them all up; turn
+                                     ends (so the player goes out, or has gone out already in the last circuit)
 =======  ==================  ======  =================================================================
 
 A face-down target of TAKE/PLACE is chosen before its card is seen. A layout never has fewer or more than six cards.
@@ -39,9 +41,10 @@ Deal procedure
 --------------
 Deck order (top first) is either shuffled from the deal stream or given. Card ``i`` of the first ``6P`` goes to player
 ``(first + i) % P`` at position ``i // P``; the next card starts the discard pile; the rest is the stock.
-``first = hole % P`` (the dealer is the player before it). OPEN: each player from ``first`` clockwise makes two FLIP
-actions; with ``opening_flips="same_column"`` the second must be ``(k + 3) % 6``, with ``"different_columns"`` in
-another column. Opening flips are visible at once: before a player has seen any of their own cards all positions are
+``first = hole % P`` (the dealer is the player before it). OPEN: each player from ``first`` clockwise makes
+``initial_flips`` (two unless a house rule says one or none; with none there is no OPEN phase) FLIP actions;
+with ``opening_flips="same_column"`` the second must be ``(k + 3) % 6``, with ``"different_columns"`` in another
+column. Opening flips are visible at once: before a player has seen any of their own cards all positions are
 alike, so seeing another's flip tells nothing about one's own cards.
 
 Each turn begins with ``begin_turn(p)``: if ``TURN == turn_cap`` the deal ends truncated (END_REASON 3); else if the
@@ -49,7 +52,9 @@ stock is empty, every discard but the top is shuffled (deal stream) into a new s
 top, the deal ends (END_REASON 2); then ``TURN += 1`` and ``p`` is at START. When a turn ends: a player whose six cards
 are all face up, when nobody has gone out yet, goes out (ENDER); with ``end="immediate"`` the deal ends (END_REASON 1);
 with ``"one_last_turn"`` each other player takes one more turn clockwise (FINAL_LEFT counts them down), then it ends
-(END_REASON 1). At the end every card is turned up and scored.
+(END_REASON 1). At the end every card is turned up and scored (``engine.deal_scores``: each layout, then the
+house rules that compare the table's scores, docs/RULES.md "House rules"). With ``discard_and_flip="endgame"`` a
+throw leads to an optional FLIP only while some player (the thrower included) has at most one face-down card.
 
 Public state (``pub``, int32) -- everything a player may know
 -------------------------------------------------------------
@@ -107,7 +112,8 @@ PLACE_DRAWN = 13
 THROW_DRAWN = 19
 FLIP = 20
 PASS = 26
-NUM_ACTIONS = 27
+KNOCK = 27
+NUM_ACTIONS = 28
 
 # ---------------------------------------------------------------- phases
 OPEN, START, HOLD, FLIP_PHASE, DONE = 0, 1, 2, 3, 4
@@ -160,7 +166,18 @@ R_HID_SIZE = 19
 R_POINTS = 20  # 14 entries, by rank code
 R_COUNTS = R_POINTS + NUM_RANKS  # 14 entries: copies of each rank in the full deck
 R_DECK_POINTS = R_COUNTS + NUM_RANKS  # point sum of the full deck: UNSEEN_POINTS at the start of a deal
-RULES_SIZE = R_DECK_POINTS + 1
+# the house rules (docs/RULES.md, "House rules"): 0 off, 1 on, except R_INITIAL_FLIPS (0, 1 or 2)
+R_INITIAL_FLIPS = R_DECK_POINTS + 1
+R_KNOCK_PENALTY = R_INITIAL_FLIPS + 1
+R_KNOCK_BONUS = R_KNOCK_PENALTY + 1
+R_UNDERDOG = R_KNOCK_BONUS + 1
+R_TIED_SHAME = R_UNDERDOG + 1
+R_BLACKJACK = R_TIED_SHAME + 1
+R_WOLFPACK = R_BLACKJACK + 1
+R_EAGLE_EYE = R_WOLFPACK + 1
+R_KNOCK_EARLY = R_EAGLE_EYE + 1
+R_HOLE_RULES = R_KNOCK_EARLY + 1  # 1 when any rule that looks at the whole table's scores is on (a fast skip)
+RULES_SIZE = R_HOLE_RULES + 1
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 """Seats at a table; ``MAX_PLAYERS`` also sizes the kernels' per-seat arrays."""
@@ -172,17 +189,17 @@ HID_DTYPE = np.int16
 """Element type of ``hid`` (ranks, the stock and its shuffle cursor)."""
 
 OPENING_FLIPS = ("any", "same_column", "different_columns")
-DISCARD_AND_FLIP = ("off", "may", "must")
+DISCARD_AND_FLIP = ("off", "may", "must", "endgame")
 END_MODES = ("immediate", "one_last_turn")
 TWOS_PAIR = ("zero", "keep_negative")
 """Names of the rule options packed as small integers (``R_OPENING``, ``R_DISCARD_FLIP``, ``R_END``,
 ``R_TWOS_KEEP``): the packed value is the index of the name."""
 
 
-ACTION_KINDS = ("take", "draw", "reveal", "place", "throw", "flip", "pass")
+ACTION_KINDS = ("take", "draw", "reveal", "place", "throw", "flip", "pass", "knock")
 """What an action does, without its position, in action-id order: the ``kind`` of :func:`decode`."""
 
-_KIND_STARTS = (TAKE_DISCARD, DRAW_STOCK, REVEAL, PLACE_DRAWN, THROW_DRAWN, FLIP, PASS)
+_KIND_STARTS = (TAKE_DISCARD, DRAW_STOCK, REVEAL, PLACE_DRAWN, THROW_DRAWN, FLIP, PASS, KNOCK)
 _POSITIONED = ("take", "reveal", "place", "flip")
 
 
@@ -212,7 +229,8 @@ def decode(action: int) -> Move:
 
 
 _NAMES = {"take": "take discard to {}", "draw": "draw from stock", "reveal": "reveal {}",
-          "place": "place drawn card at {}", "throw": "throw drawn card", "flip": "flip {}", "pass": "pass"}
+          "place": "place drawn card at {}", "throw": "throw drawn card", "flip": "flip {}", "pass": "pass",
+          "knock": "knock early (turn up every face-down card and go out)"}
 
 
 def action_name(action: int) -> str:

@@ -56,7 +56,7 @@ class GolfEnv:
     --------
     A player who draws every turn and puts the card on a face-down one turns a card up each turn, so the deal ends:
 
-    >>> from golfsim.core.rules import DRAW_STOCK, PLACE_DRAWN
+    >>> from golfsim.core.spec import DRAW_STOCK, PLACE_DRAWN
     >>> env = GolfEnv(Rules(players=2))
     >>> env.reset(seed=7)
     >>> while not env.done:

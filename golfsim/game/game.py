@@ -1,12 +1,12 @@
 """The N-hole game: holes, running totals, the first player of each hole, and an event for every action.
 
 :class:`Game` owns the one hole loop that everything played a decision at a time goes through: the step API
-(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play (:mod:`golfsim.cli.play`),
-saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the OpenSpiel state). It is the one place
-that deals a hole, checks a deck, keeps the totals and ends a hole and the game. It holds one deal's arrays and
-calls the same compiled rule functions as the batch simulator, so hole ``h`` of game ``g`` under ``seed`` is the
-deal the simulator plays for those coordinates. (The batch kernel keeps its own inlined loop;
-``tests/game/test_game.py`` checks that both play identical games.)
+(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play
+(:mod:`golfsim.cli.terminal_game`), saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the
+OpenSpiel state). It is the one place that deals a hole, checks a deck, keeps the totals and ends a hole and the
+game. It holds one deal's arrays and calls the same compiled rule functions as the batch simulator, so hole ``h``
+of game ``g`` under ``seed`` is the deal the simulator plays for those coordinates. (The batch kernel keeps its own
+inlined loop; ``tests/game/test_game.py`` checks that both play identical games.)
 
 Every action produces an :class:`Event` (who, phase, action, the card that moved or was revealed); the end of a hole
 produces one more, with the scores. Seats are played by :class:`CompiledAgent` (a registered compiled bot, called
@@ -123,7 +123,7 @@ class Event:
             scores = ", ".join(f"{who(p)} {s}" for p, s in enumerate(self.scores))
             return f"hole {self.hole + 1} over ({how}): {scores}"
         mover = who(self.player)
-        second_person = mover == "you"  # "you take", not "you takes"
+        second_person = mover == "you" or mover.startswith("you (")  # "you (seat 0) take", not "you takes"
 
         def verb(base):
             return base if second_person else base + ("es" if base.endswith(("sh", "ch", "s", "x")) else "s")
@@ -387,7 +387,7 @@ class Game:
         self._need_deal()
         if not self.hole_over:
             raise RuntimeError("the deal is not over yet; scores exist once it is done")
-        deal_scores(self.hid, self.packed, self._scores)
+        deal_scores(self.pub, self.hid, self.packed, self._scores)
         return [int(s) for s in self._scores]
 
     @property
@@ -436,6 +436,14 @@ class Game:
         self._need_deal()
         legal_mask(self.pub, self.packed, self._mask)
         return self._mask.copy()
+
+    def _repr_svg_(self) -> str | None:
+        """A picture of the table in Jupyter (:mod:`golfsim.view.svg`); none before the first deal."""
+        if not self.started:
+            return None
+        from golfsim.view.svg import from_game
+
+        return from_game(self).to_svg()
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids (empty when the hole is over)."""
@@ -496,7 +504,7 @@ class Game:
         """Record the end of the hole: its scores count in the game's totals, and its ``hole_end`` event is added.
 
         :meth:`step` calls it when an action ends the hole; call it yourself after compiled code played the
-        hole's moves on this game's arrays (:class:`golfsim.interop.table.Match` does: its bots' moves, played in
+        hole's moves on this game's arrays (:class:`golfsim.interop.match.Match` does: its bots' moves, played in
         one compiled call, leave no action events).
 
         Returns
@@ -515,7 +523,7 @@ class Game:
             raise RuntimeError(f"hole {self.hole + 1} is still being played; it has no end to record yet")
         if self._recorded:
             raise RuntimeError(f"the end of hole {self.hole + 1} was recorded already")
-        deal_scores(self.hid, self.packed, self._scores)
+        deal_scores(self.pub, self.hid, self.packed, self._scores)
         scores = tuple(self._scores.tolist())
         end = Event("hole_end", int(pub[HOLE]), int(pub[TURN]), scores=scores, went_out=int(pub[ENDER]),
                     end_reason=END_REASONS[int(pub[END_REASON])])

@@ -55,7 +55,7 @@ class LazyObservation(MutableMapping):
     rules : Rules
     player : int
     mask : ndarray, optional
-        The legal-action mask (uint8, 27) when the caller has it already; used only when ``player`` is to move.
+        The legal-action mask (uint8, 28) when the caller has it already; used only when ``player`` is to move.
 
     Notes
     -----

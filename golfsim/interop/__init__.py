@@ -8,7 +8,7 @@
 The adapters have no rules of their own and no game loop of their own: each is a layer over
 :class:`golfsim.game.game.Game`, which deals every hole, keeps the totals and ends holes and the game, through the
 engine's compiled rule functions; what a seat observes is encoded from the engine's public state by
-:mod:`golfsim.game.observation`. :class:`golfsim.interop.table.Match` adds the compiled loop that plays the bots'
+:mod:`golfsim.game.observation`. :class:`golfsim.interop.match.Match` adds the compiled loop that plays the bots'
 turns (PettingZoo and Gymnasium wrap it); the OpenSpiel state adds the chance deal, card by card. This package
 itself imports none of the frameworks.
 """

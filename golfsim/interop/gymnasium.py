@@ -17,7 +17,7 @@ Opponents move inside ``step``: after your action the engine and the bots play, 
 opponent decision until it is your turn again or the game is over, so one ``step`` is one of your decisions.
 
 Actions
-    ``Discrete(27)``, the engine's action ids (table in :mod:`golfsim.interop.pettingzoo` and
+    ``Discrete(28)``, the engine's action ids (table in :mod:`golfsim.interop.pettingzoo` and
     :mod:`golfsim.core.spec`). ``env.action_space.sample()`` draws among the legal actions of the current decision
     (pass ``mask`` to choose another set), which is what generic tools such as ``check_env`` expect of a random
     action. What an action the mask does not allow does is ``illegal_action``'s choice:
@@ -29,7 +29,7 @@ Actions
 
     ``info["illegal_action"]`` is True at a step whose action was not legal.
 Observations
-    ``{"observation": Box(float32, ...), "action_mask": Box(int8, 27)}``: exactly what your seat may know, you
+    ``{"observation": Box(float32, ...), "action_mask": Box(int8, 28)}``: exactly what your seat may know, you
     first (layout in :mod:`golfsim.game.observation`), and the engine's legal actions. ``info["action_mask"]``
     holds the same mask. With ``ranks="codes"`` (default) cards are rank codes 0-13 (-1 face down), length
     ``56 + 7P``; with ``ranks="one_hot"`` every card entry (the card you hold, the top discard, each layout
@@ -38,7 +38,7 @@ Observations
 Vectorised
     ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs' games
     kept in batch arrays and stepped by one compiled call, each env playing what a :class:`GolfSoloEnv` plays;
-    its ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 27)``
+    its ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 28)``
     ``action_mask`` array), and it resets an env at the step after its episode ended (Gymnasium's next-step
     autoreset). ``vectorization_mode="sync"`` or
     ``"async"`` give Gymnasium's own vector envs; their random actions ignore the masks, so use them with
@@ -74,8 +74,8 @@ from golfsim.core.errors import IllegalActionError
 from golfsim.core.rng import check_seed
 from golfsim.core.spec import NUM_ACTIONS, PHASE_NAMES, action_name
 from golfsim.game import observation
+from golfsim.interop.match import OUTSIDE_LABEL, Match, first_seed, render_table, rules_from_options
 from golfsim.interop.pettingzoo import check_render_mode
-from golfsim.interop.table import Match, first_seed, render_table, rules_from_options
 from golfsim.kernels.in_flight_env import ILLEGAL_OUTSIDE, NEXT, OK, SKIP, START, pick_legal
 
 ENV_ID = "golfsim/Golf-v0"
@@ -125,7 +125,7 @@ def _one_hot_bounds(rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 class LegalActions(spaces.Discrete):
-    """``Discrete(27)`` whose ``sample()`` without a mask draws a legal action of the current decision."""
+    """``Discrete(28)`` whose ``sample()`` without a mask draws a legal action of the current decision."""
 
     def __init__(self, legal: np.ndarray, seed=None):
         super().__init__(NUM_ACTIONS, seed=seed)
@@ -217,8 +217,8 @@ class GolfSoloEnv(gymnasium.Env):
 
 
 class LegalActionsBatch(spaces.MultiDiscrete):
-    """``MultiDiscrete([27] * n)`` whose ``sample()`` without a mask draws a legal action for each env (0 for an env
-    waiting for its reset); ``mask`` may also be the ``(n, 27)`` mask array of the observation or the info."""
+    """``MultiDiscrete([28] * n)`` whose ``sample()`` without a mask draws a legal action for each env (0 for an env
+    waiting for its reset); ``mask`` may also be the ``(n, 28)`` mask array of the observation or the info."""
 
     def __init__(self, masks: np.ndarray, seed=None):
         super().__init__(np.full(masks.shape[0], NUM_ACTIONS), seed=seed)
@@ -240,7 +240,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
 
     Takes :class:`GolfSoloEnv`'s options. Env ``i`` plays what a :class:`GolfSoloEnv` plays given the same seed and
     actions (its illegal-action substitutes drawn from a generator seeded as that env's ``np_random``).
-    Observations are stacked (``{"observation": (n, size), "action_mask": (n, 27)}``); an env whose episode ended
+    Observations are stacked (``{"observation": (n, size), "action_mask": (n, 28)}``); an env whose episode ended
     is reset at the next step, whose action for it is ignored (Gymnasium's next-step autoreset). ``reset(seed=s)``
     seeds env ``i`` with ``s + i``; ``reset()`` and an autoreset play each env's next game.
     """
@@ -387,7 +387,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        labels = [b.label if b is not None else "outside" for b in self.solo.match.bots]
+        labels = [b.label if b is not None else OUTSIDE_LABEL for b in self.solo.match.bots]
         return tuple(render_table(self.rules, self._packed, self._pubs[i], self._totals[i], labels,
                                   bool(self._mode[i] == NEXT)) for i in range(self.num_envs))
 

@@ -19,7 +19,7 @@ Chance
     ``(recycle_seed, 0, hole)`` rather than a chance node: a player cannot predict it, but it is a fixed function of
     the history. :meth:`GolfState.resample_from_infostate` draws it afresh.
 Actions
-    The 27 engine action ids, named in ``action_to_string`` (table in :mod:`golfsim.interop.pettingzoo`).
+    The 28 engine action ids, named in ``action_to_string`` (table in :mod:`golfsim.interop.pettingzoo`).
 Returns
     Minus each player's game total (its points summed over the holes): terminal rewards, general-sum.
 Observations
@@ -73,7 +73,7 @@ from golfsim.core.spec import (
 from golfsim.core.worlds import determinize
 from golfsim.game import observation
 from golfsim.game.game import Game
-from golfsim.interop.table import Match
+from golfsim.interop.match import Match
 from golfsim.kernels.bot_loop import DECK_DTYPE, ILLEGAL_BOT
 
 GAME_NAME = "python_golf"

@@ -18,7 +18,7 @@ Agents
     opened by seat ``h % P``, and a turn may take two decisions (draw, then place or throw; a throw may be followed
     by a flip).
 Actions
-    ``Discrete(27)``, the engine's action ids (:mod:`golfsim.core.spec`):
+    ``Discrete(28)``, the engine's action ids (:mod:`golfsim.core.spec`):
 
     =======  ===============================================================================
     0..5     take the top discard and put it at position k (the old card goes on the discard)
@@ -33,7 +33,7 @@ Actions
     Positions 0, 1, 2 are the top row, 3, 4, 5 the bottom row. An action the mask does not allow raises a
     ``ValueError`` naming it, the phase and the legal actions (no silent penalty).
 Observations
-    ``{"observation": Box(float32, 56 + 7P), "action_mask": Box(int8, 27)}``. The vector is exactly what that
+    ``{"observation": Box(float32, 56 + 7P), "action_mask": Box(int8, 28)}``. The vector is exactly what that
     seat may know (RULES.md "What a player knows"), seen from its own place: the layout is documented in
     :mod:`golfsim.game.observation`. The mask is the engine's legal actions for the agent to move and all zeros
     for everyone else.
@@ -64,7 +64,7 @@ except ImportError as err:  # pragma: no cover -- exercised in a subprocess by t
 
 from golfsim.core.spec import NUM_ACTIONS
 from golfsim.game import observation
-from golfsim.interop.table import Match, rules_from_options
+from golfsim.interop.match import Match, rules_from_options
 
 RENDER_MODES = ("ansi",)
 

@@ -14,7 +14,7 @@ writes
 - ``choices``: the decisions with more than one legal move (Ludii's ``DecisionMoves``: the rest were forced).
 
 It is for measurement (the game-analytics experiment, :mod:`golfsim.experiments.luck`): counting calls ``is_legal``
-for all 27 actions at every decision, which the plain kernels do not (given ``None``, Numba prunes the counting).
+for all 28 actions at every decision, which the plain kernels do not (given ``None``, Numba prunes the counting).
 """
 
 from __future__ import annotations

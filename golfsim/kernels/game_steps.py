@@ -130,7 +130,7 @@ def advance(deal, action):
 @leaf
 def end_hole(deal, scores, totals):
     """Score the deal that ended into ``scores`` (one per seat) and add them to ``totals``."""
-    deal_scores(deal.hid, deal.rules, scores)
+    deal_scores(deal.pub, deal.hid, deal.rules, scores)
     for p in range(deal.rules[R_PLAYERS]):
         totals[p] += scores[p]
 

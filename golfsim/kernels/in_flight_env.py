@@ -4,7 +4,7 @@ The batched Gymnasium vector env (:class:`golfsim.interop.gymnasium.GolfVectorEn
 arrays, one row per env, like :mod:`golfsim.kernels.in_flight`'s slots; :func:`step_envs` then, for every env at
 once, starts its next game or plays its action, plays the compiled bots' turns (and the next holes' deals) up to the
 learner's next decision, and writes the learner's observation and legal-action mask. Each env plays exactly what
-:class:`golfsim.interop.table.Match` plays: hole ``h`` of game ``g`` under seed ``s`` is dealt from
+:class:`golfsim.interop.match.Match` plays: hole ``h`` of game ``g`` under seed ``s`` is dealt from
 ``deal_state(s, g, h)`` and bot seat ``p`` draws from ``agent_state(s, g, p)``, so env ``i`` equals a
 :class:`~golfsim.interop.gymnasium.GolfSoloEnv` given its seed and actions.
 

@@ -88,7 +88,7 @@ def self_play_chunk(rules, w, lam, explore, seed, first_game, n_games, a_sums, b
         stats[STAT_TURNS] += pub[TURN]
         if pub[END_REASON] == TRUNCATED:
             stats[STAT_TRUNCATED] += 1
-        deal_scores(hid, rules, scores)
+        deal_scores(pub, hid, rules, scores)
         total = 0.0
         for p in range(players):
             total += scores[p]
@@ -135,6 +135,6 @@ def duel_chunk(rules, w, ev_params, seed, first_game, n_games, margins, pub, hid
                     break
                 apply_action(pub, hid, rules, deal_rng, a)
             if pub[PHASE] == DONE:
-                deal_scores(hid, rules, scores)
+                deal_scores(pub, hid, rules, scores)
                 margin += 0.5 * (scores[1 - seat] - scores[seat])
         margins[i] = margin

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from golfsim.core.cards import format_layout, rank_name
-from golfsim.logs.trace import LogError, LogFile, replay_deal, scorecard
+from golfsim.logs.trace import LogError, LogFile, check_game, replay_deal, scorecard
 
 
 def _layout(cards) -> str:
@@ -17,6 +17,7 @@ def deal_lines(log: LogFile, game: int, hole: int) -> list[str]:
     holes = log.rules.holes
     if not 1 <= hole <= holes:
         raise LogError(f"hole {hole} is not in game {game} of {log.path.name}: holes count from 1 (1 to {holes})")
+    check_game(log, game)
     seating = _seating(log, game)
     try:
         moves, end = replay_deal(log, game, hole - 1)
@@ -45,6 +46,7 @@ def deal_lines(log: LogFile, game: int, hole: int) -> list[str]:
 
 def scorecard_lines(log: LogFile, game: int) -> list[str]:
     """The scorecard of logged game ``game``: one row per hole and a total, one column per seat."""
+    check_game(log, game)
     card = scorecard(log, game)
     seating = _seating(log, game)
     heads = [f"{label} (seat {p})" for p, label in enumerate(seating)]

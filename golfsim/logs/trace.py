@@ -485,6 +485,47 @@ def replay_deal(log: LogFile, game: int, hole: int) -> tuple[list[ReplayedMove],
     return moves, end
 
 
+def check_game(log: LogFile, game: int) -> None:
+    """Refuse, with one :class:`LogError` line, a logged game that does not agree with the log's metadata or with
+    the engine: no seatings in the metadata, a row count or seat labels the metadata does not list, holes beyond
+    the rules' number or (in a finished log) missing, or scores that replaying the logged actions does not give.
+    Such a log was edited (or damaged) after golfsim wrote it."""
+    def edited(why: str):
+        raise LogError(f"{log.path.name} was edited or damaged after golfsim wrote it: {why}")
+
+    seatings = log.meta.get("seatings")
+    if not isinstance(seatings, list) or not seatings or not all(isinstance(s, dict) for s in seatings):
+        edited("its metadata lists no seatings")
+    rows = log.meta.get("rows")
+    held = pq.read_metadata(log.path).num_rows
+    if isinstance(rows, int) and rows != held:
+        edited(f"its metadata counts {rows:,} rows, the file holds {held:,}")
+    if not 0 <= int(game) < 2**31:
+        log.deal(game, 0)  # raises the right LogError before the int32 filter could overflow
+    frame = log.frame(filters=[("game", "=", int(game))])
+    if frame.empty:
+        log.deal(game, 0)
+    labels = frame[frame["kind"] == "decision"].groupby("seat", observed=True)["agent"].first()
+    labels = [str(labels.get(p, "?")) for p in range(log.rules.players)]
+    listed = [[str(a) for a in s.get("agents", [])] for s in seatings]
+    if labels not in listed and "?" not in labels:
+        edited(f"game {game}'s seats ({', '.join(labels)}) are not a seating its metadata lists")
+    holes = sorted(int(h) for h in frame.loc[frame["kind"] == "deal_end", "hole"])
+    if holes and holes[-1] >= log.rules.holes:
+        edited(f"game {game} has a hole {holes[-1] + 1}, but the rules in its metadata have {log.rules.holes}")
+    if not log.meta.get("partial") and len(holes) != log.rules.holes:
+        edited(f"game {game} has {len(holes)} finished hole(s), but the rules in its metadata have "
+               f"{log.rules.holes} and the run was not stopped early")
+    for hole in holes:
+        try:
+            replay_deal(log, game, hole)
+        except LogError as err:
+            if "does not give the logged scores" in str(err) or "does not replay" in str(err):
+                edited(f"hole {hole + 1} of game {game}: replaying its logged actions does not give its logged "
+                       "scores")
+            raise
+
+
 def scorecard(log: LogFile, game: int) -> pd.DataFrame:
     """Hole-by-hole scores of one logged game, seats as columns, with a total row."""
     if not 0 <= int(game) < 2**31:

@@ -1,12 +1,13 @@
 """What every long run shares.
 
 - :mod:`golfsim.runs.tasks`: plan, independent tasks, reduce, on a thread pool, processes or a Dask cluster;
+- :mod:`golfsim.runs.task_threads`: the default pool, daemon threads that a stuck task cannot keep alive;
 - :mod:`golfsim.runs.experiment`: the interface an experiment declares, and how ``golfsim experiment`` finds them;
 - :mod:`golfsim.runs.outdir`: writing a result directory all at once;
 - :mod:`golfsim.runs.claims`: which result a directory may receive (only a run of the same request replaces one);
-- :mod:`golfsim.runs.keep`: never replacing a complete result with a partial one;
-- :mod:`golfsim.runs.interrupts`: Ctrl-C and SIGTERM for every long run;
-- :mod:`golfsim.runs.late`: a stop that arrives after the work is done keeps the work;
+- :mod:`golfsim.runs.complete_result`: never replacing a complete result with a partial one;
+- :mod:`golfsim.runs.interrupts`: Ctrl-C and SIGTERM for every long run, and the end of a stopped run;
+- :mod:`golfsim.runs.stops_after_work`: a stop that arrives after the work is done keeps the work;
 - :mod:`golfsim.runs.limits`: how big a plan may be, refused before it starts;
 - :mod:`golfsim.runs.fingerprint`: provenance, a fingerprint of what decides every result;
 - :mod:`golfsim.runs.progress`: the progress bar of the long commands;

@@ -42,8 +42,11 @@ def describe_request(req: dict) -> str:
 
 def check_target(directory: Path, req: dict, overwrite: bool = False, *,
                  recorded: Callable[[dict], dict | None] = stored_request,
-                 describe: Callable[[dict], str] = describe_request) -> None:
-    """Refuse to write a run of ``req`` into ``directory`` when that would replace a different result.
+                 describe: Callable[[dict], str] = describe_request, kind: str = "an experiment result",
+                 empty_dirs: tuple[str, ...] = (),
+                 refusal: Callable[[dict | None, dict], str] | None = None) -> dict:
+    """Refuse to write a run of ``req`` into ``directory`` when that would replace a different result; return the
+    ``config.json`` the directory holds (empty when it holds none, or with ``overwrite``).
 
     Allowed: a directory that does not exist or is empty, one holding a result of the same request, or anything
     with ``overwrite``.
@@ -60,6 +63,13 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
         :func:`stored_request`; experiments also read results written before requests were stored).
     describe : callable, optional
         How a request is named in the message.
+    kind : str
+        What a result of this kind is called in a refusal ("a sweep").
+    empty_dirs : tuple of str
+        Subdirectories a directory not yet holding a result may already have, empty (a sweep's ``cells``).
+    refusal : callable, optional
+        ``refusal(held, req) -> message`` in place of the default refusal of a different (or unrecorded, ``None``)
+        request.
 
     Raises
     ------
@@ -68,24 +78,28 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
     """
     directory = Path(directory)
     if overwrite or not directory.exists():
-        return
+        return {}
     if not directory.is_dir():
         raise ValueError(f"{str(directory)!r} is an existing file; give another --out directory")
     config_path = directory / CONFIG_FILE
     if not config_path.is_file():
-        if any(not (p.name.startswith(".") and p.name.endswith(".lock")) for p in directory.iterdir()):
-            raise ValueError(f"{str(directory)!r} holds files that are not an experiment result; give another "
-                             "--out directory, or --overwrite to write into it anyway")
-        return
+        if any(not (p.name in empty_dirs and p.is_dir() and not any(p.iterdir()))
+               and not (p.name.startswith(".") and p.name.endswith(".lock")) for p in directory.iterdir()):
+            raise ValueError(f"{str(directory)!r} holds files that are not {kind}; give another --out directory, or "
+                             "--overwrite to write into it anyway")
+        return {}
     try:
         document = json.loads(config_path.read_text())
     except (OSError, ValueError):
         document = None
     held = recorded(document) if isinstance(document, dict) else None  # a hand edit (a JSON list) records nothing
     if held != req:
+        if refusal is not None:
+            raise ValueError(refusal(held, req))
         what = f"a result of {describe(held)}" if held else "a result whose request is not recorded"
         raise ValueError(f"{str(directory)!r} holds {what}; this run ({describe(req)}) would replace it. Give "
                          "--out DIR for a trial run, or --overwrite to replace it")
+    return document
 
 
 def mark_partial(config: dict, notes: list[str], partial: bool, cells: list[dict], kept: str) -> None:

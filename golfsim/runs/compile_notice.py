@@ -25,13 +25,14 @@ _line: CompileLine | None = None
 
 
 def _label(dispatcher) -> str:
-    """A compiled function's name as a person reads it: ``the ev agent (ev_act_no_bonus)``, ``play_games``."""
+    """A compiled function's name as a person reads it: ``the expected value agent`` (an agent by its module, not
+    its compiled variant's name), ``play_games (kernels.simulate)``."""
     func = getattr(dispatcher, "py_func", None)
     name = getattr(func, "__name__", None) or str(dispatcher)
     name = name.removesuffix("__pointer_entry")
     module = getattr(func, "__module__", "") or ""
     if module.startswith("golfsim.agents."):
-        return f"{module.rsplit('.', 1)[1].replace('_', ' ')} agent ({name})"
+        return f"the {module.split('.')[2].replace('_', ' ')} agent"
     if module.startswith("golfsim."):
         return f"{name} ({module.removeprefix('golfsim.')})"
     return f"{name} ({module})" if module else name
@@ -161,7 +162,10 @@ class CompileLine:
         if self.paused or not self.terminal:
             return
         with self._writing:  # read under the lock too: a compile's end must not be overwritten by its older text
-            text = describe()[: max(20, shutil.get_terminal_size().columns - 1)]
+            text = describe()
+            room = max(20, shutil.get_terminal_size().columns - 1)
+            if len(text) > room:  # the reminder goes before the words are cut
+                text = text.removesuffix(" (once; cached for later runs)")[:room]
             if self.paused or text == self._shown:
                 return
             if text:

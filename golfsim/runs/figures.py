@@ -13,11 +13,15 @@ def subplots(*args, figsize=None, dpi=None, **kwargs):
     """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` makes them, but drawn without pyplot: no backend is
     chosen or switched (a notebook keeps its own), and nothing is left open once the figure is saved.
 
-    ``figsize`` and ``dpi`` go to :class:`matplotlib.figure.Figure`, the rest to its ``subplots``.
+    ``figsize`` and ``dpi`` go to :class:`matplotlib.figure.Figure`, the rest to its ``subplots``. The figure gets an
+    Agg canvas of its own (what ``savefig`` draws a PNG with anyway), so ``fig.canvas.draw()`` and its renderer work
+    as on a pyplot figure, without touching the backend.
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=figsize, dpi=dpi)
+    FigureCanvasAgg(figure)
     return figure, figure.subplots(*args, **kwargs)
 
 

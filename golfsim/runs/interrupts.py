@@ -1,10 +1,21 @@
-"""Ctrl-C and SIGTERM for every long run (tournaments, experiments, sweeps, tuning): one place sets the handlers.
+"""The end of a run stopped by Ctrl-C or SIGTERM, for every command (tournaments, experiments, sweeps, tuning,
+learning, the soak): the one place that sets the signal handlers and catches the stop.
 
-A run stops on a ``KeyboardInterrupt`` and keeps what is complete. :func:`sigterm_as_ctrl_c` makes SIGTERM raise
-one too; :func:`held_signals` holds both back while files are moved into place; :class:`StopSignals` raises on the
-first signal while work runs and only records signals inside its :meth:`~StopSignals.deferred` blocks. Signal
-handlers can only be set from the main thread: elsewhere these change nothing, and only Ctrl-C's own
-``KeyboardInterrupt`` stops a run.
+A run stops on a ``KeyboardInterrupt`` and keeps what is complete:
+
+- the library ends the stopped part of its work with :class:`CaughtStop` (``with CaughtStop() as stop:``; after
+  the block ``stop.arrived`` says whether a stop ended it) and returns what was complete, marked partial
+  (:func:`golfsim.runs.claims.mark_partial`);
+- a command ends the run with :class:`RunStopped`, whose message says in one line what was kept: raised directly
+  after writing a partial result, or by :func:`stop_means` for a stop inside a block. The command line prints it
+  and exits with :data:`EXIT_STATUS` (130, as a shell reports a process ended by Ctrl-C), in one place
+  (:func:`golfsim.cli.shared.clear_errors`).
+
+:func:`sigterm_as_ctrl_c` makes SIGTERM raise a ``KeyboardInterrupt`` too; :func:`held_signals` holds both back while
+files are moved into place; :class:`StopSignals` raises on the first signal while work runs and only records signals
+inside its :meth:`~StopSignals.deferred` blocks; :mod:`golfsim.runs.stops_after_work` lets a result whose work is
+done be written first. Signal handlers can only be set from the main thread: elsewhere these change nothing, and only
+Ctrl-C's own ``KeyboardInterrupt`` stops a run.
 """
 
 from __future__ import annotations
@@ -15,6 +26,40 @@ import threading
 from collections.abc import Iterator
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+#: The exit status of a command whose run was stopped (a shell's status for a process ended by SIGINT).
+EXIT_STATUS = 130
+
+
+class RunStopped(Exception):
+    """A run ended by Ctrl-C or SIGTERM. ``str(error)`` says in one line what was kept (it may be empty: the
+    command said it already); the command line prints it and exits with :data:`EXIT_STATUS`."""
+
+
+class CaughtStop:
+    """``with CaughtStop() as stop:`` a stop (``KeyboardInterrupt``) inside the block ends the block, not the run;
+    afterwards :attr:`arrived` says whether one did, and the caller keeps what was complete."""
+
+    def __init__(self):
+        self.arrived = False
+
+    def __enter__(self) -> CaughtStop:
+        return self
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self.arrived = True
+            return True
+        return False
+
+
+@contextlib.contextmanager
+def stop_means(message: str) -> Iterator[None]:
+    """A stop inside the block ends the run: :class:`RunStopped` with ``message`` (what was kept, in one line)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise RunStopped(message) from None
 
 
 def _main_thread() -> bool:

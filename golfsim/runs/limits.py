@@ -22,6 +22,13 @@ MAX_SEATINGS = 20_000
 MAX_CELLS = 10_000
 """Most cells a sweep grid may have."""
 
+FASTEST_DEALS_PER_SECOND = 5_000_000
+"""Deals a second one thread plays at best: random self-play, the fastest agents, measured 1.7 to 3.1 million
+(docs/performance.md). A plan's time at this speed is less than its real time, whatever the agents."""
+
+MAX_PLAN_SECONDS = 30 * 86_400
+"""Longest a run may plan to take at :data:`FASTEST_DEALS_PER_SECOND` (30 days): beyond it a typo, not a plan."""
+
 GAMES_KEPT_LIMIT = 1 << 26
 """Bytes of per-game results a tournament keeps for its ``games`` table (64 MiB); a bigger one keeps only its
 statistics, whose memory does not grow with the games (:mod:`golfsim.tournament.tally`)."""
@@ -70,3 +77,21 @@ def distinct_orders(table, seating: str) -> int:
     for c in counts.values():
         n //= math.factorial(c)
     return n
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in the largest unit that keeps the number readable, for messages (``"114 years"``)."""
+    for unit, size in (("years", 365.25 * 86_400), ("days", 86_400), ("hours", 3_600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def check_time(what: str, deals: int, threads: int, advice: str) -> None:
+    """Raise one ``ValueError`` line when ``deals`` would take longer than :data:`MAX_PLAN_SECONDS` even at
+    :data:`FASTEST_DEALS_PER_SECOND` a thread on ``threads`` threads, with that estimate."""
+    fastest = FASTEST_DEALS_PER_SECOND * max(1, int(threads))
+    if deals > MAX_PLAN_SECONDS * fastest:
+        raise ValueError(f"{what}: {deals:,} deals would take at least {duration(deals / fastest)} on "
+                         f"{max(1, int(threads))} thread(s) even at {FASTEST_DEALS_PER_SECOND:,} deals a second a "
+                         f"thread, more than the limit of {duration(MAX_PLAN_SECONDS)}; {advice}")

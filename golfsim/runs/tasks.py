@@ -14,8 +14,9 @@ and compiles what it needs once per process.
 
 :func:`run_tasks` submits the tasks to a :class:`concurrent.futures.Executor` a window at a time (a few per
 worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by default
-a thread pool with one thread per core, each task running the single-threaded compiled kernel (it releases the
-GIL), so a plan of at least as many tasks as cores keeps every core busy; :class:`Pieces` cuts plans that size.
+a pool of daemon threads (:class:`golfsim.runs.task_threads.TaskThreads`), one per core, each task running
+the single-threaded compiled kernel (it releases the GIL), so a plan of at least as many tasks as cores keeps every
+core busy; :class:`Pieces` cuts plans that size.
 A plan with a plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
 (:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
 executor (:func:`dask_executor`).
@@ -50,6 +51,7 @@ from golfsim.core.errors import AgentError
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
 from golfsim.core.spec import TRUNCATED
+from golfsim.runs.interrupts import CaughtStop
 
 __all__ = [
     "GameSummary",
@@ -393,7 +395,9 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         if workers > 1 and needs_python(tasks):
             executor = python_process_pool(workers, tasks)
         else:
-            executor = ThreadPoolExecutor(workers, thread_name_prefix="golfsim-task")
+            from golfsim.runs.task_threads import TaskThreads
+
+            executor = TaskThreads(workers)  # daemon threads: a task that never returns cannot outlive a stop
             shared = False
     run = TaskRun()
     futures: dict = {}
@@ -401,38 +405,18 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     # tasks in this process's threads see the run's stop between chunks of their games; other executors pickle
     # their calls, and an Event cannot travel
     stop = threading.Event()
-    extra = (1, stop) if isinstance(executor, ThreadPoolExecutor) else ()
+    from golfsim.runs.task_threads import TaskThreads
+
+    extra = (1, stop) if isinstance(executor, (ThreadPoolExecutor, TaskThreads)) else ()
 
     def submit(task):
         return executor.submit(run_task, task, *extra)
+    stopped = CaughtStop()
     try:
-        queued = iter(enumerate(tasks))
-        for i, task in itertools.islice(queued, window):
-            futures[submit(task)] = i, task
-        while futures:
-            done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            failed = None
-            # in task order, and every finished task kept before a failed one's exception is raised: a set's order
-            # would otherwise sometimes raise first and lose tasks that had finished
-            for future in sorted(done, key=lambda f: futures[f][0]):
-                i, task = futures.pop(future)
-                if future.exception() is not None:
-                    failed = failed or future
-                    continue
-                value = future.result()
-                if consume is None:
-                    run.results[i] = value
-                else:
-                    consume(i, value)
-                if progress is not None:
-                    progress(i, task)
-                for j, nxt in itertools.islice(queued, 1):
-                    futures[submit(nxt)] = j, nxt
-            if failed is not None:
-                _raise_failure(failed)
-    except KeyboardInterrupt:
-        run.interrupted = True
+        with stopped:
+            _run_window(tasks, futures, window, submit, run, consume, progress)
     finally:
+        run.interrupted = stopped.arrived
         stop.set()  # tasks still running give up at their next chunk (their results would be ignored)
         for future in futures:
             future.cancel()
@@ -442,6 +426,34 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
         elif own:
             executor.shutdown(wait=False, cancel_futures=True)
     return run
+
+
+def _run_window(tasks, futures: dict, window: int, submit, run: TaskRun, consume, progress) -> None:
+    """Keep ``window`` tasks submitted and hand each finished one's summary on, until every task finished."""
+    queued = iter(enumerate(tasks))
+    for i, task in itertools.islice(queued, window):
+        futures[submit(task)] = i, task
+    while futures:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        failed = None
+        # in task order, and every finished task kept before a failed one's exception is raised: a set's order
+        # would otherwise sometimes raise first and lose tasks that had finished
+        for future in sorted(done, key=lambda f: futures[f][0]):
+            i, task = futures.pop(future)
+            if future.exception() is not None:
+                failed = failed or future
+                continue
+            value = future.result()
+            if consume is None:
+                run.results[i] = value
+            else:
+                consume(i, value)
+            if progress is not None:
+                progress(i, task)
+            for j, nxt in itertools.islice(queued, 1):
+                futures[submit(nxt)] = j, nxt
+        if failed is not None:
+            _raise_failure(failed)
 
 
 # ---------------------------------------------------------------- Python agents: worker processes

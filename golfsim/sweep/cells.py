@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from golfsim.runs.claims import check_target
 from golfsim.runs.outdir import write_file
 from golfsim.sweep.config import METRICS, Cell, SweepPlan
 
@@ -31,38 +32,29 @@ def _describe_change(held: dict, request: dict) -> str:
 
 
 def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
-    """Make ``out`` this request's directory: refuse another request's cells, or clear them with ``overwrite``.
+    """Make ``out`` this request's directory (:func:`golfsim.runs.claims.check_target`): refuse another request's
+    cells, or clear them with ``overwrite``.
 
     Returns the ``config.json`` it holds (empty when there is none)."""
-    config_path = out / "config.json"
-    if not out.exists():
-        return {}
-    if overwrite:
+    if overwrite and out.exists():
         ours = [out / f for f in _TABLE_FILES] + list(out.glob("score_vs_*.png")) + list(out.glob("cells/*.json"))
         for path in ours:
             path.unlink(missing_ok=True)
         return {}
-    if not config_path.exists():
-        others = [p for p in out.iterdir() if p.name != "cells"] + list(out.glob("cells/*"))
-        if others:
-            raise ValueError(f"{str(out)!r} holds files that are not a sweep; give another --out, or --overwrite "
-                             "to write into it anyway")
-        return {}
-    try:
-        held = json.loads(config_path.read_text())
-    except (OSError, ValueError):
-        held = {}
-    if not isinstance(held, dict):
-        raise ValueError(f"{str(config_path)!r} is not a sweep's config.json (a JSON {type(held).__name__}, not an "
-                         "object); give another --out, or --overwrite to replace it")
-    if not isinstance(held.get("request"), dict) or "axes" not in held["request"]:
-        raise ValueError(f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to "
-                         "replace it")
-    if held["request"] != plan.request:
-        changed = _describe_change(held["request"], plan.request)
-        raise ValueError(f"{str(out)!r} holds a sweep of a different request ({changed} differ); its cells must not "
-                         "mix with this one's: give another --out, or --overwrite to replace it")
-    return held
+
+    def sweep_request(config: dict) -> dict | None:
+        request = config.get("request")
+        return request if isinstance(request, dict) and "axes" in request else None
+
+    def refusal(held: dict | None, request: dict) -> str:
+        if held is None:
+            return (f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to replace "
+                    "it")
+        return (f"{str(out)!r} holds a sweep of a different request ({_describe_change(held, request)} differ); its "
+                "cells must not mix with this one's: give another --out, or --overwrite to replace it")
+
+    return check_target(out, plan.request, recorded=sweep_request, kind="a sweep", empty_dirs=("cells",),
+                        refusal=refusal)
 
 
 def _check_fingerprint(out: Path, held: dict, fingerprint: str, standings: str) -> None:

@@ -252,7 +252,30 @@ def plan_sweep(source, games: int | None = None) -> SweepPlan:
         if section not in SECTIONS:
             raise ValueError(f"{where}: unknown section [{section}]; a sweep has "
                              f"{', '.join(f'[{s}]' for s in SECTIONS)}")
-    sweep = raw.get("sweep", {})
+    settings = _read_sweep_section(raw.get("sweep", {}), games, where)
+    fixed = raw.get("rules", {})
+    _check_keys(fixed, _RULE_OPTIONS, where, "rules")
+    for key, value in fixed.items():
+        _check_rule_value(key, value, f"{where}: [rules] {key}")
+
+    pool_entries = _read_pools(raw.get("pools"), where)
+    axes, param_axes, used = _read_axes(raw.get("axes", {}), fixed, pool_entries, settings.get("anchor"), where)
+
+    request = {
+        "sweep": settings,
+        "rules": dict(fixed),
+        "axes": {k: list(v) for k, v in axes.items()},
+        "pools": {k: list(v) for k, v in pool_entries.items()},
+    }
+    cells, skipped = _expand(request, axes, param_axes, pool_entries, used, where)
+    if not cells:
+        raise ValueError(f"{where}: every cell was impossible and skipped; nothing to run")
+    return SweepPlan(name=settings["name"], request=request, where=where, text=text, cells=cells, skipped=skipped,
+                     axes=axes, param_axes=tuple(param_axes))
+
+
+def _read_sweep_section(sweep: dict, games: int | None, where: str) -> dict:
+    """The ``[sweep]`` section checked, as the request records it (``games`` given here replaces the file's)."""
     _check_keys(sweep, _SWEEP_KEYS, where, "sweep")
     if games is not None:
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -283,12 +306,12 @@ def plan_sweep(source, games: int | None = None) -> SweepPlan:
                 raise ValueError(f"{where}: {key} in [sweep] must be a text, got {sweep[key]!r}")
             options[key] = sweep[key]
 
-    fixed = raw.get("rules", {})
-    _check_keys(fixed, _RULE_OPTIONS, where, "rules")
-    for key, value in fixed.items():
-        _check_rule_value(key, value, f"{where}: [rules] {key}")
+    return {"name": name.strip(), "seed": seed, "games": games, "confidence": float(confidence),
+            "impossible": impossible, **options}
 
-    pools = raw.get("pools")
+
+def _read_pools(pools, where: str) -> dict[str, tuple[str, ...]]:
+    """The ``[pools]`` section checked: each pool's name and its agent entries."""
     if not pools:
         raise ValueError(f'{where}: give at least one pool in [pools], e.g. field = ["ev", "greedy"]')
     if not isinstance(pools, dict):
@@ -303,11 +326,17 @@ def plan_sweep(source, games: int | None = None) -> SweepPlan:
             raise ValueError(f"{where}: pool {pool_name!r} needs at least two agents, got {len(entries)}")
         pool_entries[pool_name] = tuple(e.strip() for e in entries)
 
-    axes_raw = raw.get("axes", {})
+    return pool_entries
+
+
+def _read_axes(axes_raw, fixed: dict, pool_entries: dict, anchor: str | None,
+               where: str) -> tuple[dict[str, list], list[str], dict[str, set[str]]]:
+    """The ``[axes]`` section checked against the rules, the pools and their ``{placeholders}``: the axes (``pool``
+    added when not swept), the agent-parameter axes, and the placeholders each pool uses."""
     if not isinstance(axes_raw, dict):
         raise ValueError(f"{where}: [axes] must be a table of name = [values]")
     used: dict[str, set[str]] = {}
-    anchor_uses = _placeholders(options["anchor"], f"{where}: [sweep] anchor") if "anchor" in options else []
+    anchor_uses = _placeholders(anchor, f"{where}: [sweep] anchor") if anchor is not None else []
     for pool_name, entries in pool_entries.items():
         names = set(anchor_uses)
         for entry in entries:
@@ -348,18 +377,7 @@ def plan_sweep(source, games: int | None = None) -> SweepPlan:
     if "pool" not in axes:
         axes["pool"] = list(pool_entries)
 
-    request = {
-        "sweep": {"name": name.strip(), "seed": seed, "games": games, "confidence": float(confidence),
-                  "impossible": impossible, **options},
-        "rules": dict(fixed),
-        "axes": {k: list(v) for k, v in axes.items()},
-        "pools": {k: list(v) for k, v in pool_entries.items()},
-    }
-    cells, skipped = _expand(request, axes, param_axes, pool_entries, used, where)
-    if not cells:
-        raise ValueError(f"{where}: every cell was impossible and skipped; nothing to run")
-    return SweepPlan(name=name.strip(), request=request, where=where, text=text, cells=cells, skipped=skipped,
-                     axes=axes, param_axes=tuple(param_axes))
+    return axes, param_axes, used
 
 
 def _check_grid_size(axes, outer, param_axes, used, games, where):

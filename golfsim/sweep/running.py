@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from golfsim.runs.interrupts import StopSignals
+from golfsim.runs.interrupts import CaughtStop, StopSignals
 from golfsim.runs.outdir import check_out_dir
 from golfsim.runs.progress import CountBar
 from golfsim.sweep.cells import _check_fingerprint, _claim, _load_cell, _write_json
@@ -69,13 +69,11 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     >>> res.table[["players", "end", "watch", "agent", "mean_score", "win_rate"]]  # doctest: +SKIP
     """
     from golfsim.runs.fingerprint import behaviour_fingerprint
-    from golfsim.tournament import run_tournament
     from golfsim.tournament.fingerprint import standings_fingerprint
 
     plan = plan_sweep(config_or_path, games=games)
     out = Path(out) if out is not None else Path.cwd() / "results" / "sweeps" / plan.name
     check_out_dir(out)
-    sweep = plan.request["sweep"]
     with StopSignals() as stop:
         held = _claim(out, plan, overwrite)
         fingerprint = behaviour_fingerprint()
@@ -91,50 +89,60 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
         with stop.deferred():
             _write_json(out / "config.json", _config(plan, done, fingerprint, out, "running"))
         todo = [c for c in plan.cells if c.cell_id not in done]
-        played = 0
+        kept = len(done)
         bar = _CellProgress(len(plan.cells), len(done)) if progress else None
+        caught = CaughtStop()  # Ctrl-C or SIGTERM between cells or inside one: what is on disk stays
         try:
             if bar is not None:
                 bar.__enter__()
-            for cell in todo:
-                if stop.requested:
-                    break
-
-                def report(games_done, games_total, cell=cell):
-                    if stop.requested:
-                        raise KeyboardInterrupt
-                    if bar is not None:
-                        bar.show(cell, games_done, games_total)
-
-                if bar is not None:
-                    bar.show(cell)
-                start = time.perf_counter()
-                try:
-                    result = run_tournament(list(cell.agents), cell.rules, plan.games, cell.seed,
-                                            schedule=sweep.get("schedule", "auto"), anchor=cell.anchor,
-                                            seating=sweep.get("seating", "auto"), threads=threads,
-                                            confidence=plan.confidence, progress=report)
-                except ValueError as e:
-                    raise ValueError(f"cell ({cell.describe()}): {e}") from None
-                if result.deal_sets < plan.games:  # interrupted inside: the unfinished cell is never written
-                    stop.requested = True
-                    break
-                with stop.deferred():
-                    rows = _cell_rows(cell, result)
-                    _write_json(out / "cells" / f"{cell.cell_id}.json", {
-                        "cell_id": cell.cell_id, "request_hash": plan.request_hash, "cell": cell.describe(),
-                        "agents": list(cell.agents), "rules": cell.rules.to_dict(), "seed": cell.seed,
-                        "games": plan.games, "seconds": round(time.perf_counter() - start, 3), "rows": rows})
-                    done[cell.cell_id] = rows
-                    played += 1
-                    if bar is not None:
-                        bar.advance()
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM between cells or inside one: what is on disk stays
-            stop.requested = True
+            with caught:
+                _play_cells(todo, plan, out, done, stop, bar, threads)
         finally:
             if bar is not None:
                 bar.__exit__(None, None, None)
+        if caught.arrived:
+            stop.requested = True
         with stop.deferred():
             table, config, files = _write_outputs(out, plan, done, fingerprint)
     return SweepResult(table=table, config=config, out=out, cells_total=len(plan.cells),
-                       cells_complete=len(done), cells_played=played, skipped=plan.skipped, files=files)
+                       cells_complete=len(done), cells_played=len(done) - kept, skipped=plan.skipped, files=files)
+
+
+def _play_cells(todo, plan, out: Path, done: dict, stop: StopSignals, bar, threads) -> None:
+    """Play the cells of ``todo`` in order, writing each finished one to ``out/cells`` and into ``done``. A stop
+    ends it between cells or inside one (the unfinished cell is never written)."""
+    from golfsim.tournament import run_tournament
+
+    sweep = plan.request["sweep"]
+    for cell in todo:
+        if stop.requested:
+            break
+
+        def report(games_done, games_total, cell=cell):
+            if stop.requested:
+                raise KeyboardInterrupt
+            if bar is not None:
+                bar.show(cell, games_done, games_total)
+
+        if bar is not None:
+            bar.show(cell)
+        start = time.perf_counter()
+        try:
+            result = run_tournament(list(cell.agents), cell.rules, plan.games, cell.seed,
+                                    schedule=sweep.get("schedule", "auto"), anchor=cell.anchor,
+                                    seating=sweep.get("seating", "auto"), threads=threads,
+                                    confidence=plan.confidence, progress=report)
+        except ValueError as e:
+            raise ValueError(f"cell ({cell.describe()}): {e}") from None
+        if result.deal_sets < plan.games:  # interrupted inside: the unfinished cell is never written
+            stop.requested = True
+            break
+        with stop.deferred():
+            rows = _cell_rows(cell, result)
+            _write_json(out / "cells" / f"{cell.cell_id}.json", {
+                "cell_id": cell.cell_id, "request_hash": plan.request_hash, "cell": cell.describe(),
+                "agents": list(cell.agents), "rules": cell.rules.to_dict(), "seed": cell.seed,
+                "games": plan.games, "seconds": round(time.perf_counter() - start, 3), "rows": rows})
+            done[cell.cell_id] = rows
+            if bar is not None:
+                bar.advance()

@@ -21,10 +21,13 @@ from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
 from golfsim.kernels.simulate import Table
 from golfsim.runs.limits import (
+    FASTEST_DEALS_PER_SECOND,
+    MAX_PLAN_SECONDS,
     MAX_SEATINGS,
     MEMORY_LIMIT,
     block_bytes_per_game,
     check_memory,
+    check_time,
     distinct_orders,
     refuse_over,
 )
@@ -346,14 +349,19 @@ class TournamentPlan:
 
 def check_plan_size(games: int, batch_size: int, workers: int, rules: Rules, tables, seating: str) -> None:
     """Refuse, before anything is listed or played, a tournament too big to fit (:mod:`golfsim.runs.limits`): too
-    many seat orders or blocks too big to play at once. The number of deal sets is not limited: the results are
-    folded as they come (:mod:`golfsim.tournament.tally`)."""
+    many seat orders, blocks too big to play at once, or more deals than :data:`golfsim.runs.limits.MAX_PLAN_SECONDS`
+    could play at the fastest speed (the message gives the estimate). Memory does not limit the number of deal sets:
+    the results are folded as they come (:mod:`golfsim.tournament.tally`)."""
     players = rules.players
     refuse_over("deal sets are numbered in 64 bits, and the number asked for", games, MAX_GAMES,
                 f"use --games {MAX_GAMES:,} or fewer")
     orders = sum(distinct_orders(t, seating) for t in tables)
     refuse_over(f"{len(tables):,} table(s) in {seating} make {orders:,} seat orders, and that", orders, MAX_SEATINGS,
                 "use --seating rotations (P orders per table), fewer players or fewer agents")
+    per_order = rules.holes * orders
+    check_time(f"{games:,} deal sets x {orders:,} seat orders x {rules.holes} holes", games * per_order, workers,
+               f"use --games {max(1, MAX_PLAN_SECONDS * FASTEST_DEALS_PER_SECOND * max(1, workers) // per_order):,} "
+               "or fewer")
     per_game, running = block_bytes_per_game(players, rules.holes), max(1, workers)
     block = min(batch_size, games) * per_game * running
     check_memory(f"blocks of {min(batch_size, games):,} deal sets on {running} worker(s)", block,

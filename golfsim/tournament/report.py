@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 from rich import box
@@ -59,11 +60,15 @@ def _range(low, high) -> str:
     return text
 
 
-def _rating(row) -> str:
-    """``rating ± se``, or the bound of an agent that is not rated (never won or never lost against the rest)."""
+def _rating(row, z: float, rated: int) -> str:
+    """``rating ± z * se`` (the half-width of the run's interval, as for the scores), or the bound of an agent that
+    is not rated (never won or never lost against the rest); ``-`` when it is the only rated agent (its rating is
+    the anchor, 0, by definition)."""
     standing = getattr(row, "rating_standing", "rated")
+    if standing == "rated" and rated < 2:
+        return "-"
     if standing == "rated" or standing == "none":
-        return _pm(row.rating, row.rating - row.rating_se, row.rating + row.rating_se, ".0f", sign=True)
+        return _pm(row.rating, row.rating - z * row.rating_se, row.rating + z * row.rating_se, ".0f", sign=True)
     if standing in ("never won", "never lost") and not math.isnan(row.rating_bound):
         return f"{'<' if standing == 'never won' else '>'} {row.rating_bound:+.0f}"
     return f"- ({standing})"
@@ -77,18 +82,22 @@ def print_report(result, console: Console | None = None) -> None:
     level = f"{round(100 * cfg['confidence'])}%"
     title = (f"golfsim tournament: {len(cfg['agents'])} agents, {cfg['schedule']}"
              + (f" (anchor {cfg['anchor']})" if cfg["anchor"] else "") + f" -- {caption(result)}")
+    standings = result.standings
+    rated = int((standings["rating_standing"] == "rated").sum()) if "rating_standing" in standings else len(standings)
+    z = NormalDist().inv_cdf(0.5 + cfg["confidence"] / 2)
+    alone = "; -: the only rated agent (its rating is 0 by definition)" if rated == 1 else ""
     table = RichTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                      caption=f"score: mean {holes}-hole total ± {level} CI half-width (over deal sets); "
-                              f"wins: win rate, ties shared, {level} Wilson interval; rating ± standard error, "
+                      caption=f"every ±: {level} CI half-width. score: mean {holes}-hole total (over deal sets); "
+                              f"wins: win rate, ties shared, {level} Wilson interval; rating: "
                               "0 = mean of the rated agents; < r: never won, rating below r, > r: never lost, "
-                              f"above r ({level} bounds)", caption_justify="left")
+                              f"above r ({level} bounds){alone}", caption_justify="left")
     for col in ("#", "agent", f"{holes}-hole score", "per hole", "wins", f"{level} CI", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
     for row in result.standings.itertuples(index=False):
         table.add_row(
             str(row.rank), row.agent, _pm(row.mean_score, row.mean_score_low, row.mean_score_high),
             _num(row.mean_hole_score, ".3f"), _pct(row.win_rate), _range(row.win_rate_low, row.win_rate_high),
-            _rating(row),
+            _rating(row, z, rated),
         )
     console.print(table)
 

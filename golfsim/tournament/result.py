@@ -164,14 +164,14 @@ class TournamentResult:
         tables = len(cfg["tables"])
         orders = sorted({len(t["seat_orders"]) for t in cfg["tables"]})
         per_table = "/".join(str(o) for o in orders)
-        kind = "cyclic seat rotations" if cfg["seating"] == "rotations" else "seat orders (every permutation)"
+        kind = "cyclic rotations" if cfg["seating"] == "rotations" else "every permutation"
         lines = []
         if self.partial:
             lines.append(f"PARTIAL RESULT: interrupted after {self.deal_sets:,} of {cfg['games']:,} deal sets "
                          f"({self.games_played:,} games); the unfinished block was dropped.")
         lines += [
             f"Duplicate deals: each of {self.deal_sets:,} deal sets (seed {cfg['seed']}) was played at every table "
-            f"in all {per_table} {kind}, so agents are compared on identical cards.",
+            f"in all {per_table} seat orders ({kind}), so agents are compared on identical cards.",
             f"Games played: {tables:,} table(s) x {per_table} seat orders x {self.deal_sets:,} deal sets = "
             f"{self.games_played:,} games of {cfg['rules']['holes']} holes ({s['deals_played']:,} deals); "
             f"truncated deals (turn cap {cfg['rules']['turn_cap']}): {self.truncated_deals:,}.",

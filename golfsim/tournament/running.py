@@ -162,6 +162,7 @@ def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[Tally, bo
     """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.logs.trace`)."""
     from golfsim.kernels.simulate import Table
     from golfsim.logs.trace import DecisionLog
+    from golfsim.runs.interrupts import CaughtStop
     from golfsim.runs.tasks import summarise_games
 
     labels, n_seatings = plan.labels, len(plan.seatings)
@@ -169,24 +170,24 @@ def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[Tally, bo
     for (t, r, seats), agent_seed in zip(plan.seatings, plan.agent_seeds, strict=True):
         decision_log.add_seating(t, r, [labels[j] for j in seats], agent_seed)
     tally = Tally(plan, keep_games=keeps_games(plan))
-    interrupted = False
     played = 0
+    stop = CaughtStop()
     try:
-        for j, task in enumerate(plan.tasks):
-            i = j % n_seatings
-            table = Table.make([plan.choices[k] for k in plan.seatings[i][2]], plan.rules)
-            for batch in decision_log.play(table, task.count, agent_seed=task.agent_seed, first_game=task.first_game,
-                                           batch_size=task.count, threads=threads, seating=i,
-                                           game_base=i * plan.games, labels=[labels[k] for k in plan.seatings[i][2]]):
-                tally.add(j, summarise_games(batch))
-            played += task.count
-            if callback is not None:
-                callback(played, plan.total_games)
-    except KeyboardInterrupt:
-        interrupted = True
+        with stop:
+            for j, task in enumerate(plan.tasks):
+                i = j % n_seatings
+                seats = plan.seatings[i][2]
+                table = Table.make([plan.choices[k] for k in seats], plan.rules)
+                for batch in decision_log.play(table, task.count, agent_seed=task.agent_seed,
+                                               first_game=task.first_game, batch_size=task.count, threads=threads,
+                                               seating=i, game_base=i * plan.games, labels=[labels[k] for k in seats]):
+                    tally.add(j, summarise_games(batch))
+                played += task.count
+                if callback is not None:
+                    callback(played, plan.total_games)
     finally:
-        decision_log.close(partial=interrupted)
-    return tally, interrupted
+        decision_log.close(partial=stop.arrived)
+    return tally, stop.arrived
 
 
 def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = False,

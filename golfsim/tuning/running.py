@@ -8,6 +8,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 
 import numba
@@ -20,6 +21,7 @@ from golfsim.agents import plugins
 from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
+from golfsim.runs.interrupts import CaughtStop
 from golfsim.runs.progress import CountBar
 from golfsim.tournament.planning import rule_flags
 from golfsim.tuning.evaluation import clean as _clean
@@ -209,12 +211,7 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         raise ValueError("resume needs the directory that holds the study")
     directory = None if directory is None else Path(directory)
 
-    # Trial 0 plays the baseline when its values lie in the space, so the winner is never worse than it on the
-    # tuning deals.
-    start_raw = {r.name: r.raw(v) for r, v in ((r, base.param_dict()[r.name]) for r in space)}
-    if any(not r.low <= base.param_dict()[r.name] <= r.high or r.value(start_raw[r.name]) != base.param_dict()[r.name]
-           for r in space):
-        start_raw = None
+    start_raw = _baseline_raw(base, space)
     config = _config(plan, trials, start_raw is not None, fresh_seed, confidence, optuna.__version__)
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -235,72 +232,112 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         if directory is not None and resume and legacy:
             for row in legacy_rows:
                 storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
-        rows = storage.completed_rows(study, space, str(db or "the study"))[:trials]
-
-    def choice_for(values: dict) -> AgentChoice:
-        merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
-        return AgentChoice(base.spec, tuple(merged[p.name] if p.kind == "agent" else float(merged[p.name])
-                                            for p in base.spec.params))
+        running = _RunningStudy(study, storage.completed_rows(study, space, str(db or "the study"))[:trials])
+    running.db = db
+    rows = running.rows
 
     reporter = _TrialProgress(trials) if progress is True else None
     callback = reporter if reporter is not None else progress if callable(progress) else None
-    interrupted = False
     reevaluation = None
     best_value = min((r["objective"] for r in rows), default=None)
+    stop = CaughtStop()
     try:
-        if reporter is not None:
-            reporter.__enter__()
+        with stop:
+            if reporter is not None:
+                reporter.__enter__()
+                if rows:
+                    reporter(len(rows), trials, best_value)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                for n in range(len(rows), trials):
+                    objective = _play_trial(running, n, plan, start_raw, distributions, threads, confidence, optuna,
+                                            storage)
+                    best_value = objective if best_value is None else min(best_value, objective)
+                    if callback is not None:
+                        callback(len(rows), trials, best_value)
             if rows:
-                reporter(len(rows), trials, best_value)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            for n in range(len(rows), trials):
-                study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(seed, n),
-                                                           n_startup_trials=startup_trials)
-                asked = None
-                if n == 0 and start_raw is not None:
-                    raw = start_raw
-                else:
-                    with storage.guarded(db):
-                        asked = study.ask(distributions)
-                    raw = asked.params
-                values = {r.name: r.value(raw[r.name]) for r in space}
-                candidate = choice_for(values)
-                try:
-                    leads = field_lead(candidate, field_choices, rules, games, seed, threads=threads)
-                except KeyboardInterrupt:
-                    if asked is not None:
-                        study.tell(asked, state=optuna.trial.TrialState.FAIL)
-                    raise
-                ci = _interval(leads, confidence)
-                row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
-                       "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
-                # kept before it is committed: a stop held back during the commit is raised as the commit ends, and
-                # the trial it committed must be in the files written after the stop too
-                rows.append(row)
-                with storage.guarded(db):
-                    if asked is None:
-                        storage.add_row(study, row, space)
-                    else:
-                        storage.finish(study, asked, row)
-                best_value = ci["mean"] if best_value is None else min(best_value, ci["mean"])
-                if callback is not None:
-                    callback(len(rows), trials, best_value)
-        if rows:
-            if reporter is not None:
-                reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
-            best_row = min(rows, key=lambda r: (r["objective"], r["trial"]))
-            winner = choice_for({r.name: best_row[r.name] for r in space})
-            reevaluation = _reevaluate(winner, base, field_choices, rules, eval_games, fresh_seed, threads,
-                                       confidence)
-            if reporter is not None:
-                reporter(trials, trials, best_value, "done")
-    except KeyboardInterrupt:
-        interrupted = True
+                if reporter is not None:
+                    reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
+                best_row = min(rows, key=lambda r: (r["objective"], r["trial"]))
+                winner = _choice_for(base, {r.name: best_row[r.name] for r in space})
+                reevaluation = _reevaluate(winner, base, field_choices, rules, eval_games, fresh_seed, threads,
+                                           confidence)
+                if reporter is not None:
+                    reporter(trials, trials, best_value, "done")
     finally:
         if reporter is not None:
             reporter.__exit__(None, None, None)
+    for asked in running.untold:  # stopped while it played: optuna records it failed, and a resumed study asks again
+        study.tell(asked, state=optuna.trial.TrialState.FAIL)
+    return _result(rows, row_keys, space, baseline, None if stop.arrived else reevaluation, config, stop.arrived,
+                   time.perf_counter() - start)
 
+
+def _choice_for(base: AgentChoice, values: dict) -> AgentChoice:
+    """The agent as given with ``values`` in place of the parameters they name."""
+    merged = dict(zip((p.name for p in base.spec.params), base.values, strict=True)) | values
+    return AgentChoice(base.spec, tuple(merged[p.name] if p.kind == "agent" else float(merged[p.name])
+                                        for p in base.spec.params))
+
+
+def _baseline_raw(base: AgentChoice, space) -> dict | None:
+    """The agent as given in the sampler's raw values, when they lie in the space, else ``None``. Trial 0 plays it
+    then, so the winner is never worse than it on the tuning deals."""
+    given = base.param_dict()
+    raw = {r.name: r.raw(given[r.name]) for r in space}
+    if any(not r.low <= given[r.name] <= r.high or r.value(raw[r.name]) != given[r.name] for r in space):
+        return None
+    return raw
+
+
+@dataclass
+class _RunningStudy:
+    """A study as it runs: optuna's study, the rows of its finished trials, and the trial asked of optuna and not yet
+    told its end (a stop while it plays leaves it there, to be told it failed)."""
+
+    study: object
+    rows: list[dict]
+    untold: list = dataclass_field(default_factory=list)
+    db: object = None  # the study file, named in a storage fault's line
+
+
+def _play_trial(running: _RunningStudy, n: int, plan: _Plan, start_raw: dict | None, distributions: dict,
+                threads: int | None, confidence: float, optuna, storage) -> float:
+    """Ask the sampler for trial ``n`` (trial 0 plays the agent as given when ``start_raw``), play it against the
+    field on the study's deals, keep its row and commit it to the storage; return its objective."""
+    request, study = plan.request, running.study
+    study.sampler = optuna.samplers.TPESampler(seed=_sampler_seed(request["seed"], n),
+                                               n_startup_trials=request["startup_trials"])
+    asked = None
+    if n == 0 and start_raw is not None:
+        raw = start_raw
+    else:
+        with storage.guarded(running.db):
+            asked = study.ask(distributions)
+        raw = asked.params
+    values = {r.name: r.value(raw[r.name]) for r in plan.space}
+    candidate = _choice_for(plan.base, values)
+    running.untold = [asked] if asked is not None else []
+    leads = field_lead(candidate, plan.field, plan.rules, request["games"], request["seed"], threads=threads)
+    running.untold = []
+    ci = _interval(leads, confidence)
+    row = {"trial": n, **values, "objective": ci["mean"], "objective_low": _clean(ci["low"]),
+           "objective_high": _clean(ci["high"]), "state": "COMPLETE", "agent": agent_string(candidate)}
+    # kept before it is committed: a stop held back during the commit is raised as the commit ends, and the trial it
+    # committed must be in the files written after the stop too
+    running.rows.append(row)
+    with storage.guarded(running.db):
+        if asked is None:
+            storage.add_row(study, row, plan.space)
+        else:
+            storage.finish(study, asked, row)
+    return ci["mean"]
+
+
+def _result(rows: list[dict], row_keys, space, baseline: str, reevaluation, config: dict, partial: bool,
+            seconds: float) -> TuningResult:
+    """The study's result: its trials as a table, the best one and its agent string (the baseline's when no trial
+    finished)."""
     table = pd.DataFrame(rows, columns=list(row_keys))
     best = None
     winner_string = baseline
@@ -310,9 +347,8 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                 "objective": best_row["objective"], "objective_low": best_row["objective_low"],
                 "objective_high": best_row["objective_high"]}
         winner_string = best_row["agent"]
-    return TuningResult(agent=winner_string, baseline=baseline, best=best, trials=table,
-                        reevaluation=None if interrupted else reevaluation, config=config, partial=interrupted,
-                        seconds=time.perf_counter() - start)
+    return TuningResult(agent=winner_string, baseline=baseline, best=best, trials=table, reevaluation=reevaluation,
+                        config=config, partial=partial, seconds=seconds)
 
 
 def _config(plan: _Plan, trials: int, baseline_first: bool, fresh_seed: int, confidence: float,

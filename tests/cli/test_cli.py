@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from golfsim.cli.app import app
+from tests.support import run_golfsim
 from tests.worked_examples import WORKED_EXAMPLES
 
 runner = CliRunner()
@@ -234,3 +235,9 @@ def test_the_rule_options_reach_the_rules_a_command_plays():
                                "--jokers", "minus2", "--turn-cap", "7", "--end", "one-last-turn", "--format", "json"])
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["rules"] == "2 players, jokers=minus2, end=one_last_turn, holes=1, turn_cap=7"
+
+
+def test_score_accepts_a_bar_between_the_rows_like_hint():
+    done = run_golfsim("score", "8 K 2 | 8 Q 3", "--format", "json", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["score"] == 11  # the rules doc's worked example, written with a slash there

@@ -5,6 +5,7 @@ Every test runs the real ``golfsim`` command in a subprocess, with user agent mo
 """
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -114,3 +115,15 @@ def test_out_that_cannot_be_written_is_refused_before_the_run(tmp_path, command,
     assert_one_clear_line(result, "--out", fragment)
     assert time.perf_counter() - start < 120
     assert a_file.read_text() == "not a directory\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "--agents", "greedy,random", "--games", "1000000000000000", "--threads", "1"],
+    ["bench", "--deals", "10000000000000", "--threads", "1"],
+], ids=["tournament", "bench"])
+def test_a_run_that_would_take_years_is_refused_before_it_starts_with_an_estimate(args):
+    done = run_golfsim(*args, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert re.search(r"at least [\d,]+ (years|days) on 1 thread", lines[0]) and "limit of 30 days" in lines[0], lines

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import REPO, signal_when
+from tests.support import REPO, default_sigint, signal_when
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 pytestmark = pytest.mark.slow  # each test starts golfsim in a new process and plays real games: 20-60 s here
@@ -97,7 +97,7 @@ def test_sigterm_stops_a_tournament_with_exit_status_130_and_keeps_the_complete_
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "ev,greedy,random",
                              "--games", "2000000", "--batch-size", "500", "--format", "json"],
                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"}, preexec_fn=default_sigint)
     os.close(slave)
     drawn = ""
     # 60,000 games: pieces of 500 deal sets, so the first piece of every seat order is long done
@@ -122,7 +122,7 @@ def test_a_signal_stops_a_searching_tournament_in_seconds_not_when_its_pieces_en
     master, slave = pty.openpty()  # stderr is a terminal, so the progress bar is drawn as the games start
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tournament", "--agents", "mc,ev", "--games", "4000"],
                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"}, preexec_fn=default_sigint)
     os.close(slave)
     try:
         drawn = ""
@@ -161,7 +161,7 @@ def test_a_second_ctrl_c_while_writing_leaves_no_half_written_directory(tmp_path
     # the first Ctrl-C after the last cell lets the complete result be written; the second abandons it
     proc = subprocess.Popen([sys.executable, "-c", script, "experiment", "ladder", "--games", "30", "--out",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     seen = []
     for line in proc.stderr:
         seen.append(line)
@@ -190,3 +190,30 @@ def test_ctrl_c_in_the_search_experiment_keeps_the_finished_settings_and_stops_i
     table = pd.read_csv(tmp_path / "search" / "table.csv")
     assert [f"{r.agent} against {r.opponent}" for r in table.itertuples()] == done
     assert (table.deal_sets == 300).all()
+
+
+def test_one_ctrl_c_while_benchmarks_writes_its_result_lets_the_result_be_written_in_full(tmp_path):
+    # The write is announced and made slow, so the Ctrl-C lands inside it, after every point was measured: like
+    # every other experiment, benchmarks finishes the write and exits 130 (it used to lose the whole result).
+    script = textwrap.dedent("""
+        import sys, time
+        import golfsim.experiments.common as common
+        real = common.ExperimentOutput.write
+        def slow(self, *args, **kwargs):
+            print("writing now", file=sys.stderr, flush=True)
+            time.sleep(3)
+            return real(self, *args, **kwargs)
+        common.ExperimentOutput.write = slow
+        from golfsim.cli.app import main
+        sys.argv = ["golfsim", *sys.argv[1:]]
+        main()
+    """)
+    code, _, err = run_until(["experiment", "benchmarks", "--games", "200", "--out", str(tmp_path)], "writing now",
+                             script=script, timeout=300)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert "interrupted after every cell of benchmarks was complete: the result was written in full" in " ".join(
+        err.split())
+    config = json.loads((tmp_path / "benchmarks" / "config.json").read_text())
+    assert config.get("partial", False) is False and config["experiment"] == "benchmarks"
+    assert len(pd.read_csv(tmp_path / "benchmarks" / "table.csv")) > 0

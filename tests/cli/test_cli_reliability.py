@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.support import REPO, signal_when
+from tests.support import REPO, default_sigint, signal_when
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
     import sys
@@ -269,7 +269,8 @@ SLOW_WRITE = textwrap.dedent("""
 @pytest.mark.slow
 def test_a_stop_after_the_last_cell_writes_every_complete_cell(tmp_path, sig):
     proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "experiment", "ladder", "--games", "30", "--out",
-                             tmp_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+                             tmp_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=default_sigint)
     seen = []
     try:
         for line in proc.stderr:

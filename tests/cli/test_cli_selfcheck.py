@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from golfsim.agent_checks import SOAK_VARIANTS
+from golfsim.agent_checks import HOUSE_SOAK_VARIANTS, SOAK_VARIANTS
 from tests.support import run_golfsim
 
 STUBBORN = textwrap.dedent('''
@@ -20,7 +20,7 @@ STUBBORN = textwrap.dedent('''
 
     from golfsim.agents import AGENT_SIGNATURE, register_compiled_agent
     from golfsim.core.engine import is_legal
-    from golfsim.core.rules import DRAW_STOCK, HOLD, NUM_ACTIONS, PHASE, THROW_DRAWN
+    from golfsim.core.spec import DRAW_STOCK, HOLD, NUM_ACTIONS, PHASE, THROW_DRAWN
 
 
     @njit(AGENT_SIGNATURE, cache=True)
@@ -43,8 +43,11 @@ def test_a_sound_agent_passes_every_rule_set():
     done = run_golfsim("selfcheck", "--agents", "greedy", "--deals", "500", "--quiet", "--format", "json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["agents"]["greedy"] == {"passed": True, "rule_sets": len(SOAK_VARIANTS), "deals": 500 * 20}
-    assert len(report["rule_sets"]) == 20  # every rule set of golfsim.agent_checks.VARIANTS
+    assert report["agents"]["greedy"] == {"passed": True, "rule_sets": len(SOAK_VARIANTS) + 3,
+                                          "deals": 500 * 20 + 25 * 3}
+    assert len(report["rule_sets"]) == 20  # every rule set of golfsim.agent_checks.VARIANTS but the house rules
+    assert report["house_rule_sets"] == list(HOUSE_SOAK_VARIANTS)  # the house block: 500 // 20 deals each
+    assert report["house_deals_per_rule_set"] == 25
 
 
 def test_an_agent_that_never_ends_a_deal_fails_naming_it_and_the_rule_set(tmp_path):

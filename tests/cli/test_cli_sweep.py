@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import REPO, run_golfsim
+from tests.support import REPO, default_sigint, run_golfsim
 
 
 def golfsim(*args, cwd=None, timeout=300):
@@ -22,7 +22,7 @@ def golfsim(*args, cwd=None, timeout=300):
 def start(*args, stderr_path: Path):
     env = {k: v for k, v in os.environ.items() if k != "GOLFSIM_AGENT_MODULES"}
     return subprocess.Popen([sys.executable, "-m", "golfsim", *args], stdout=subprocess.DEVNULL,
-                            stderr=stderr_path.open("w"), env=env, cwd=REPO)
+                            stderr=stderr_path.open("w"), env=env, cwd=REPO, preexec_fn=default_sigint)
 
 
 def assert_one_clear_line(result, *fragments):

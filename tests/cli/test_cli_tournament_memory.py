@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, default_sigint
 
 # Announces every progress update (the first one says games are being played), then runs the command line.
 ANNOUNCE = textwrap.dedent("""
@@ -50,7 +50,7 @@ def test_a_round_robin_of_10_to_the_15_deal_sets_plays_in_constant_memory(tmp_pa
                              "--players", "2", "--games", str(games), "--holes", "1", "--threads", "1",
                              "--batch-size", "500", "--out", str(tmp_path / "out")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     lines: list[str] = []
     started = threading.Event()
 

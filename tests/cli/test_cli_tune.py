@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, default_sigint
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -95,7 +95,8 @@ def test_ctrl_c_keeps_the_trials_run_so_far(tmp_path):
     env.pop("NO_COLOR", None)
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "tune", "greedy", "--params", "take_gain",
                              "--trials", "100000", "--games", "200", "--holes", "3", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO, env=env)
+                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO, env=env,
+                            preexec_fn=default_sigint)
     os.close(slave)
     drawn = b""
     deadline = time.monotonic() + 300
@@ -147,7 +148,8 @@ def finished_trials(db: Path) -> list[tuple[int, float]]:
 
 def start_study(out: Path, *extra) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "golfsim", *STUDY, "--trials", "100000", "--out", str(out),
-                             "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+                             "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=default_sigint)
 
 
 def wait_for_trials(proc, db: Path, count: int, timeout: float = 400) -> None:
@@ -238,7 +240,8 @@ def test_the_bar_counts_the_trials_asked_for_and_defaults_that_win_are_not_dress
     env = {**os.environ, "COLUMNS": "80", "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", *STUDY, "--trials", "3", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO, env=env)
+                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, cwd=REPO, env=env,
+                            preexec_fn=default_sigint)
     os.close(slave)
     drawn = b""
     while True:

@@ -9,6 +9,7 @@ import pytest
 
 from golfsim.game.env import GolfEnv
 from golfsim.logs.trace import read_log
+from tests.support import default_sigint
 
 PROMPTS = [r"open> ", r"start> ", r"hold> ", r"flip> ", r"sure\? \(y/n\)> ", pexpect.EOF]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -16,7 +17,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def spawn(*args, size=(40, 100)):
     return pexpect.spawn(sys.executable, ["-m", "golfsim", "play", *map(str, args)], dimensions=size,
-                         encoding="utf-8", timeout=180)
+                         encoding="utf-8", timeout=180, preexec_fn=default_sigint)
 
 
 @pytest.mark.slow

@@ -185,3 +185,63 @@ def test_the_hints_values_are_mcs_own():
                 compared += 1
             game.step(int(rng.choice(game.legal_actions())))
     assert compared > 30
+
+
+@pytest.mark.slow
+def test_at_80_columns_each_move_takes_at_most_two_lines_and_the_hint_fits_a_30_row_screen():
+    done = run_golfsim("hint", PAIR_THE_QUEENS, "--samples", "200", env={"COLUMNS": "80"}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.rstrip("\n").splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    # the position line stays on a 30-row screen with the shell's prompt below the output
+    assert len(lines) <= 29 and lines[0].startswith("position:"), "\n".join(lines)
+    # a move's row starts with its rank; its words may go on to one more line
+    starts = [i for i, line in enumerate(lines) if line.split() and line.split()[0] in {"1", "2", "3", "4", "5", "6",
+                                                                                        "7"}]
+    assert len(starts) == 7
+    assert all(b - a <= 2 for a, b in zip(starts[:-1], starts[1:], strict=True)), "\n".join(lines)
+    notes = " ".join(line.strip() for line in lines[starts[-1] + 1:])
+    for phrase in ("lower is better", "standard error", "game totals do not enter the objective"):
+        assert phrase in notes, notes  # the notes wrap at words: rejoined, the sentences are whole
+
+
+def test_a_search_in_pieces_gives_the_same_numbers_as_in_one_call(monkeypatch):
+    import golfsim.coach.hint as coach
+
+    rules = Rules()
+    pub = parse_position(PAIR_THE_QUEENS, rules)
+    whole = hint(pub, rules, samples=30, seed=4)
+    monkeypatch.setattr(coach, "WORLDS_PER_CALL", 7)
+    pieces = hint(pub, rules, samples=30, seed=4)
+    assert [(r.key, r.deal_score, r.objective, r.gap_se) for r in pieces.rows] == \
+        [(r.key, r.deal_score, r.objective, r.gap_se) for r in whole.rows]
+
+
+EIGHT_PLAYERS = ("me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; opp: ? ? ? / 3 ? ?; opp: ? ? 9 / ? ? ?; "
+                 "opp: ? ? ? / ? 4 ?; opp: Q ? ? / ? ? ?; opp: ? ? ? / ? ? 6; opp: ? 8 ? / ? ? ?; "
+                 "discard: 9 3; drawn: J")
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_long_search_of_many_players_at_once():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.support import REPO, default_sigint
+
+    proc = subprocess.Popen([sys.executable, "-m", "golfsim", "hint", EIGHT_PLAYERS, "--samples", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=default_sigint)
+    try:
+        time.sleep(20)  # well into the search (a million worlds of eight players take many minutes)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err

@@ -34,3 +34,7 @@ def test_bad_rank_code():
 def test_layout_must_be_text():
     with pytest.raises(ValueError, match="not list"):
         parse_layout([1, 2, 3])
+
+
+def test_a_bar_between_the_rows_is_read_as_a_slash_as_in_a_hint_position():
+    assert parse_layout("8 K 2 | 8 Q 3") == parse_layout("8 K 2 / 8 Q 3") == [8, 13, 2, 8, 12, 3]

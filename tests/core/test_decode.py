@@ -9,6 +9,7 @@ from golfsim.coach.hint import move_key
 from golfsim.core.spec import (
     DRAW_STOCK,
     FLIP,
+    KNOCK,
     NUM_ACTIONS,
     PASS,
     PLACE_DRAWN,
@@ -28,6 +29,7 @@ EXPECTED = {
     THROW_DRAWN: Move("throw", -1),
     **{FLIP + k: Move("flip", k) for k in range(6)},
     PASS: Move("pass", -1),
+    KNOCK: Move("knock", -1),
 }
 
 

@@ -1,5 +1,7 @@
 """Rules: defaults from RULES.md, every option validated, impossible combinations refused."""
 
+import re
+
 import pytest
 
 from golfsim.core.rules import R_NCARDS, R_PLAYERS, R_POINTS, Rules
@@ -73,3 +75,43 @@ def test_rules_are_immutable():
 def test_describe_names_the_changed_options():
     assert Rules().describe() == "2 players, default rules"
     assert Rules(players=3, end="one_last_turn").describe() == "3 players, end=one_last_turn"
+
+
+# ---------------------------------------------------------------- house rules
+@pytest.mark.parametrize(("options", "message"), [
+    ({"initial_flips": 3}, "initial_flips must be from 0 to 2"),
+    ({"initial_flips": "one"}, "initial_flips must be a whole number"),
+    ({"super_kings": "yes"}, "super_kings must be True or False"),
+    ({"eagle_eye": True}, "eagle_eye sets the jokers' value, but the rules have no jokers"),
+    ({"initial_flips": 1, "opening_flips": "same_column"}, "use opening_flips='any'"),
+    ({"discard_and_flip": "sometimes"}, "choose one of off, may, must, endgame"),
+])
+def test_a_bad_house_rule_is_refused_with_a_clear_message(options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Rules(**options)
+
+
+def test_house_options_at_their_default_stay_out_of_the_record_and_on_ones_round_trip():
+    assert Rules().to_dict() == {"players": 2, "decks": 1, "jokers": "none", "opening_flips": "any",
+                                 "reveal_instead_of_draw": False, "discard_and_flip": "off", "end": "immediate",
+                                 "twos_pair": "zero", "four_of_a_kind_bonus": 0, "holes": 9, "turn_cap": 1000}
+    rules = Rules(initial_flips=1, super_kings=True, discard_and_flip="endgame")
+    assert rules.house_rules() == {"initial_flips": 1, "super_kings": True}
+    assert Rules(**rules.to_dict()) == rules
+    assert rules.describe() == "2 players, discard_and_flip=endgame, initial_flips=1, super_kings=True"
+
+
+def test_house_options_parse_by_the_web_games_names():
+    from golfsim.core.rules import house_options
+
+    assert house_options("super_kings, knock_penalty,initial_flips=1") == {
+        "super_kings": True, "knock_penalty": True, "initial_flips": 1}
+    assert house_options("flip_mode=always") == {"discard_and_flip": "must"}
+    assert house_options("flip_mode=endgame,ten_penny=off") == {"discard_and_flip": "endgame", "ten_penny": False}
+    assert house_options("") == {}
+
+
+def test_the_card_value_rules_change_the_packed_points():
+    assert Rules(super_kings=True).points()[13] == -2
+    assert Rules(ten_penny=True).points()[10] == 1
+    assert Rules(jokers="minus5", eagle_eye=True).points()[0] == 2

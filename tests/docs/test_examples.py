@@ -59,3 +59,33 @@ def test_the_compiled_example_plays_legally_under_every_variant(variant):
     # ends the deals; every other seat is lowball
     result = simulate(["lowball"] * (rules.players - 1) + ["greedy"], rules, games=300, seed=9)
     assert result.truncated_deals == 0
+
+
+def test_the_bots_guide_shows_each_example_file_as_it_is():
+    """GitHub shows no snippet includes: the guide holds the example code itself, and it must be the file's."""
+    import re
+
+    repo = EXAMPLES.parents[1]
+    guide = (repo / "docs/guide/bots.md").read_text()
+    assert "--8<--" not in guide
+    shown = dict(re.findall(r"This is `(docs/examples/\w+\.py)`[^\n]*:\n\n```python\n(.*?)```", guide, re.S))
+    assert set(shown) == {"docs/examples/lowball_agent.py", "docs/examples/cautious_python_agent.py",
+                          "docs/examples/batched_numpy_agents.py"}
+    for name, code in shown.items():
+        assert code == (repo / name).read_text(), f"docs/guide/bots.md shows an old copy of {name}"
+
+
+def test_the_compiled_example_takes_a_low_top_discard_and_leaves_a_high_one():
+    import numpy as np
+
+    from golfsim.agents import REGISTRY
+    from golfsim.coach.position import parse_position
+    from golfsim.core.spec import DRAW_STOCK, TAKE_DISCARD
+
+    act = REGISTRY["lowball"].function
+    rules = Rules()
+    params, rng = np.zeros(1), np.zeros(1, dtype=np.uint64)
+    low = parse_position("me: 9 ? ? / ? 4 ?; opp: ? 7 ? / ? ? ?; discard: Q 3", rules)  # a 3 on top, a 9 up
+    high = parse_position("me: 9 ? ? / ? 4 ?; opp: ? 7 ? / ? ? ?; discard: 3 Q", rules)  # a queen on top
+    assert act(low, rules.pack(), params, rng, 0) == TAKE_DISCARD + 0  # over its worst face-up card, the 9
+    assert act(high, rules.pack(), params, rng, 0) == DRAW_STOCK

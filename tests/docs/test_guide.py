@@ -64,9 +64,16 @@ def blocks(page: Path) -> list[tuple[str, str]]:
 
 
 def snippet_of(text: str) -> str | None:
-    """The path a block includes with ``--8<--`` when that line is the whole block, else None."""
+    """The path a block includes with ``--8<--`` when that line is the whole block, or the example file
+    (``docs/examples``) the block shows in full, else None: such a block is run by importing the file, as a user
+    loads it, so that its agents are registered once."""
     match = SNIPPET.match(text.strip())
-    return match[1] if match else None
+    if match:
+        return match[1]
+    for example in sorted((REPO / "docs" / "examples").glob("*.py")):
+        if text == example.read_text():
+            return str(example.relative_to(REPO))
+    return None
 
 
 def resolved(text: str) -> str:
@@ -80,7 +87,7 @@ PAGES_WITH_CODE = [p for p in PAGES if blocks(p)]
 SLOW_PAGES = {"README.md", "docs/guide/bots.md", "docs/guide/clusters.md", "docs/guide/decision-logs.md",
               "docs/guide/experiments.md", "docs/guide/hints.md", "docs/guide/learn.md", "docs/guide/play.md",
               "docs/guide/rl.md", "docs/guide/simulate.md", "docs/guide/sweeps.md", "docs/guide/tournaments.md",
-              "docs/guide/tuning.md"}
+              "docs/guide/tuning.md", "docs/guide/pictures.md", "docs/guide/replay-page.md", "docs/guide/serve.md"}
 
 
 def page_id(page: Path) -> str:

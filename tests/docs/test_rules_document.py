@@ -5,10 +5,15 @@ import importlib
 import importlib.util
 import re
 
+import numpy as np
 import pytest
 
-from golfsim.core.rules import Rules
+from golfsim.core.cards import parse_layout
+from golfsim.core.engine import deal_scores
+from golfsim.core.rules import HOUSE_MEANINGS, HOUSE_OPTIONS, Rules
 from golfsim.core.scoring import score_layout
+from golfsim.core.spec import ENDER, R_PUB_SIZE
+from tests import reference_engine as reference
 from tests.support import REPO
 
 DOCUMENT = REPO / "docs" / "RULES.md"
@@ -39,7 +44,7 @@ def rules_from(options: str) -> Rules:
     values = {}
     for item in options.split(","):
         key, value = (part.strip() for part in item.split("="))
-        values[key] = int(value) if re.fullmatch(r"-?\d+", value) else value
+        values[key] = int(value) if re.fullmatch(r"-?\d+", value) else True if value == "on" else value
     return Rules(**values)
 
 
@@ -63,7 +68,9 @@ def test_every_option_of_rules_is_documented():
         assert f"`{field}" in text, field
     assert set(Rules.__dataclass_fields__) == {"players", "decks", "jokers", "opening_flips",
                                                "reveal_instead_of_draw", "discard_and_flip", "end", "twos_pair",
-                                               "four_of_a_kind_bonus", "holes", "turn_cap"}
+                                               "four_of_a_kind_bonus", "holes", "turn_cap", *HOUSE_OPTIONS}
+    for name in (*HOUSE_MEANINGS, "flip_mode=endgame"):
+        assert f"`{name}" in text, name
 
 
 def test_the_engine_spec_and_the_readme_cite_the_projects_own_rules_document():
@@ -75,3 +82,38 @@ def test_the_engine_spec_and_the_readme_cite_the_projects_own_rules_document():
     assert "docs/RULES.md" in spec.__doc__
     assert "../shared" not in spec.__doc__
     assert "docs/RULES.md" in (REPO / "README.md").read_text()
+
+
+def documented_hole_examples() -> list[tuple[list[str], int, str, list[int]]]:
+    """The rows of the house rules' hole table: (layouts, seat that went out or -1, options, scores)."""
+    text = DOCUMENT.read_text()
+    block = text.split("<!-- hole-examples: begin")[1].split("<!-- hole-examples: end")[0]
+    rows = []
+    for line in block.splitlines()[3:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4:
+            layouts = [part.strip().strip("`") for part in cells[0].split(";")]
+            went_out = -1 if cells[1] == "-" else int(cells[1])
+            rows.append((layouts, went_out, cells[2], [int(x) for x in cells[3].split()]))
+    return rows
+
+
+def test_the_document_has_hole_examples_for_every_rule_that_compares_scores():
+    named = " ".join(options for _, _, options, _ in documented_hole_examples())
+    for rule in ("blackjack", "knock_penalty", "knock_bonus", "underdog_bonus", "tied_shame"):
+        assert rule in named, rule
+
+
+@pytest.mark.parametrize(("layouts", "went_out", "options", "scores"), documented_hole_examples())
+def test_every_hole_example_scores_as_the_document_states(layouts, went_out, options, scores):
+    rules = Rules(players=len(layouts), **{name.strip(): True for name in options.split(",")})
+    packed = rules.pack()
+    pub = np.zeros(int(packed[R_PUB_SIZE]), dtype=np.int32)
+    pub[ENDER] = went_out
+    hid = np.zeros(int(packed[R_PUB_SIZE]), dtype=np.int16)
+    hid[: 6 * len(layouts)] = [card for layout in layouts for card in parse_layout(layout)]
+    out = np.zeros(len(layouts), dtype=np.int64)
+    deal_scores(pub, hid, packed, out)
+    assert out.tolist() == scores
+    layout_scores = [reference.score_layout(parse_layout(layout), rules) for layout in layouts]
+    assert reference.hole_scores(layout_scores, went_out, rules) == scores

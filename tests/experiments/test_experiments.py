@@ -289,3 +289,35 @@ def test_a_result_written_before_requests_were_stored_is_read_from_its_command()
     assert recorded_request({"command": "golfsim experiment ladder --games 50 --seed 3"}) == {
         "experiment": "ladder", "games": 50, "seed": 3}
     assert recorded_request({"command": "python my_script.py"}) is None
+
+
+def test_the_variants_readme_names_the_option_that_moves_scores_most():
+    import re
+
+    table = pd.read_csv(RESULTS / "variants" / "table.csv")
+    ev = table[table["agent"] == "ev"].set_index("variant")["mean_deal_score"]
+    change = (ev - ev["default"]).drop("default")
+    most = change.abs().idxmax()
+    option, value = most.split("=")
+    readme = (RESULTS / "variants" / "README.md").read_text()
+    sentence = re.search(r"\*\*Most\.\*\* (.*?)\n-", readme, re.S)
+    assert sentence, "the README does not say which option moves scores most"
+    text = " ".join(sentence[1].split())
+    assert text.startswith(f"`{option}={value}` moves scores most") and f"{abs(change[most]):.2f}" in text, text
+
+
+@pytest.mark.parametrize("section", ["search", "learned"])
+def test_the_ladders_searching_sections_labels_do_not_overlap(section):
+    from golfsim.experiments import ladder
+
+    table = pd.read_csv(RESULTS / "ladder" / "table.csv")
+    config = json.loads((RESULTS / "ladder" / "config.json").read_text())
+    fig = ladder.plot_search(table[table.section == ladder.SECTIONS[1 if section == "search" else 2]], config,
+                             section)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    line = renderer.points_to_pixels(8)  # the labels' font size: two labels are told apart by half a line's gap
+    for ax in fig.axes[::2]:  # the score panels carry the agents' labels
+        boxes = sorted((t.get_window_extent(renderer) for t in ax.get_yticklabels()), key=lambda b: b.y0)
+        for lower, upper in zip(boxes[:-1], boxes[1:], strict=True):
+            assert upper.y0 - lower.y1 >= line / 2, [t.get_text() for t in ax.get_yticklabels()]

@@ -20,6 +20,7 @@ from golfsim.core.rules import Rules
 from golfsim.experiments import luck
 from golfsim.experiments import luck_measures as lm
 from golfsim.runs.tasks import run_tasks
+from tests.support import default_sigint
 
 TINY = 6
 SEED = 3
@@ -173,7 +174,7 @@ def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
 def test_a_real_ctrl_c_keeps_and_marks_the_complete_cells(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "golfsim", "experiment", "luck", "--games", "300", "--out",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, preexec_fn=default_sigint)
     seen = []
     try:
         for line in proc.stderr:

@@ -1,5 +1,6 @@
 """The notebooks as a researcher reads them: plots drawn from the result DataFrames in their own cells (never a
-picture saved by an experiment module), tables rounded to what their intervals support. nbmake executes them."""
+picture saved by an experiment module), tables rounded to what their intervals support. test_notebook_outputs.py
+executes them."""
 
 from __future__ import annotations
 
@@ -39,5 +40,23 @@ def test_rounded_keeps_each_value_within_half_a_unit_and_leaves_the_table_alone(
         assert (digits <= 6).all()
     assert (shown.effect.map(lambda v: len(f"{v:.10f}".rstrip("0").partition(".")[2])) <= decimals).all()
     assert ((shown.effect - table.effect).abs() <= 0.5 * 10 ** -decimals + 1e-12).all()
-    assert shown.effect_sd.equals(table.effect_sd)  # no interval: left as it is
+    # a float column without an interval of its own: no finer than the best-measured value of the table
+    finest = max(interval_decimals(((table[f"{c}_high"] - table[f"{c}_low"]) / 2).median())
+                 for c in ("effect", "win_rate_on"))
+    for column in ("effect_sd", "mean_score_off", "games_changed"):
+        assert shown[column].equals(table[column].round(finest)), column
+    assert shown.effect_sd.iloc[0] != table.effect_sd.iloc[0]  # 9.324847557216131 in the table
     assert rounded(table).equals(shown) and not table.equals(shown)
+
+
+def test_rounded_rounds_a_summary_by_the_intervals_it_carries():
+    from golfsim.experiments import variants
+
+    table = pd.read_csv(RESULTS / "variants" / "table.csv", keep_default_na=False, na_values=[""])
+    summary = variants.summary(table)
+    shown = rounded(summary)
+    half = ((table.mean_deal_score_high - table.mean_deal_score_low) / 2)[table.agent == "ev"].median()
+    assert summary["ev deal score"].iloc[0] == table.mean_deal_score.iloc[0]  # 5.992307777777778
+    assert shown["ev deal score"].iloc[0] == round(table.mean_deal_score.iloc[0], interval_decimals(half))
+    text = shown.to_string()
+    assert "5.992307" not in text and "5.992" in text

@@ -216,3 +216,13 @@ def test_a_deep_copy_plays_on_without_touching_the_original():
     np.testing.assert_array_equal(g.pub, pub)
     np.testing.assert_array_equal(g.hid, hid)
     assert len(g.history) == events < len(other.history)
+
+
+def test_you_labelled_with_your_seat_is_still_second_person():
+    from golfsim.game.game import Event
+
+    names = ["you (seat 0)", "ev (seat 1)"]
+    mine = Event(kind="action", hole=0, turn=3, player=0, phase="start", action=DRAW_STOCK, card=5)
+    theirs = Event(kind="action", hole=0, turn=4, player=1, phase="start", action=DRAW_STOCK, card=5)
+    assert mine.describe(viewer=0, names=names) == "you (seat 0) draw a 5"
+    assert theirs.describe(viewer=0, names=names) == "ev (seat 1) draws from the stock"

@@ -8,7 +8,7 @@ from golfsim.core.rng import deal_state
 from golfsim.core.rules import Rules
 from golfsim.core.spec import DRAW_STOCK, HOLD, PHASE
 from golfsim.game import observation
-from golfsim.interop.table import Match
+from golfsim.interop.match import Match
 
 
 def deck(rules, seed):

@@ -20,7 +20,7 @@ import numpy as np
 
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
-from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, shuffled_deck
+from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, score_cards, shuffled_deck
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import R_OFF_DISCARD, R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, R_OFF_VIEW, Rules
 from golfsim.core.spec import (
@@ -96,6 +96,29 @@ CASES = (
     Case("players-8-one-deck-recycles", _one_hole(players=8, decks=1), ("greedy", "random", "pair-builder", "ev") * 2,
          seed=21),
     Case("players-12", _one_hole(players=12), ("greedy", "ev", "pair-builder", "random") * 3, seed=20),
+    # The house rules, one file each, seeds chosen so that the rule acts (wolfpack never does in play at this size:
+    # the worked examples of docs/RULES.md pin it). Checked by hand against the web game's rules document
+    # (server/RULES.md) and code (server/game.py, _end_round and calculate_score), every layout added up column by
+    # column: initial_flips-0 starts at turn 1 with no open phase; initial_flips-1 makes one open flip per player;
+    # flip_mode-endgame offers the flip (step 15) once p0 has one card down and lets p1 pass it (step 20);
+    # knock_penalty: p0 went out on 4 with p2 on 0, so 4 + 10 = 14; knock_bonus: p0 went out on 5, 5 - 5 = 0;
+    # underdog_bonus: p1's 9 is lowest, 9 - 3 = 6; tied_shame: p0 and p2 tie on 2, both 7, p1 keeps 43;
+    # blackjack: p0's K Q K / 6 4 A adds to 21 and scores 0; super_kings: p1's K over a 10 is 8 (K = -2);
+    # ten_penny: p0's 10 under a Q is 11; eagle_eye: p0's lone joker over an A is 2 + 1 = 3; knock_early: p0 knocks
+    # with two cards down (6 and 10), goes out and p1 takes one last turn.
+    Case("house-initial_flips-0", _one_hole(initial_flips=0), ("greedy", "random"), seed=30),
+    Case("house-initial_flips-1", _one_hole(initial_flips=1), ("random", "greedy"), seed=30),
+    Case("house-flip_mode-endgame", _one_hole(discard_and_flip="endgame"), ("random", "greedy"), seed=31),
+    Case("house-knock_penalty", _one_hole(players=3, end="one_last_turn", knock_penalty=True),
+         ("greedy", "random", "ev"), seed=36),
+    Case("house-knock_bonus", _one_hole(knock_bonus=True), ("greedy", "random"), seed=30),
+    Case("house-underdog_bonus", _one_hole(players=3, underdog_bonus=True), ("random", "greedy", "ev"), seed=30),
+    Case("house-tied_shame", _one_hole(players=3, tied_shame=True), ("greedy", "random", "ev"), seed=35),
+    Case("house-blackjack", _one_hole(players=3, blackjack=True), ("random", "greedy", "random"), seed=39),
+    Case("house-super_kings", _one_hole(super_kings=True), ("greedy", "random"), seed=30),
+    Case("house-ten_penny", _one_hole(ten_penny=True), ("random", "greedy"), seed=30),
+    Case("house-eagle_eye", _one_hole(jokers="minus2", eagle_eye=True), ("greedy", "random"), seed=30),
+    Case("house-knock_early", _one_hole(end="one_last_turn", knock_early=True), ("random", "greedy"), seed=37),
 )
 
 
@@ -164,6 +187,9 @@ def _describe(action: int, before: np.ndarray, after: np.ndarray, read: _Reader,
         return f"throw drawn {CARD[int(before[HELD])]}"
     if action < 26:
         return f"flip {action - 20}: {CARD[int(read.view(after, p)[action - 20])]}"
+    if action == 27:
+        turned = [k for k in range(6) if read.view(before, p)[k] < 0]
+        return "knock early: " + ", ".join(f"{k} is {CARD[int(read.view(after, p)[k])]}" for k in turned)
     return "pass"
 
 
@@ -207,13 +233,17 @@ def play_case(case: Case) -> str:
                              f"a new stock")
             if pub[PHASE] != DONE:
                 lines += read.state(pub)
-        deal_scores(hid, packed, scores)
+        deal_scores(pub, hid, packed, scores)
         totals += scores
         ender = int(pub[ENDER])
         lines += [f"end: {END_WORD[int(pub[END_REASON])]}" + (f" (p{ender})" if ender >= 0 else "")
                   + f" after {int(pub[TURN])} turns, {int(pub[RECYCLES])} recycle(s)",
                   f"discard (bottom first): {_cards(read.discard(pub))}"]
-        lines += [f"p{q} {_layout(read.view(pub, q))}  scores {int(scores[q])}" for q in range(players)]
+        if rules.house_rules():  # the layout's own score too, so that the house rules' changes can be checked
+            lines += [f"p{q} {_layout(read.view(pub, q))}  layout {int(score_cards(hid, 6 * q, packed))}, "
+                      f"scores {int(scores[q])}" for q in range(players)]
+        else:
+            lines += [f"p{q} {_layout(read.view(pub, q))}  scores {int(scores[q])}" for q in range(players)]
         lines.append(f"totals after hole {hole + 1}: {' '.join(map(str, totals))}")
     return "\n".join(lines) + "\n"
 

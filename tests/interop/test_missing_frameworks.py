@@ -20,7 +20,7 @@ def test_an_adapter_without_its_framework_names_the_extra_to_install(module, fra
 
 
 def test_the_core_and_the_shared_match_import_no_framework():
-    script = ("import sys\nimport golfsim.interop.table, golfsim.kernels.simulate, golfsim.game.env\n"
+    script = ("import sys\nimport golfsim.interop.match, golfsim.kernels.simulate, golfsim.game.env\n"
               "print(sorted(m for m in ('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))\n")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr

@@ -59,7 +59,7 @@ def test_only_the_agent_to_move_gets_a_mask_and_masks_are_the_legal_actions():
     e.reset(seed=4)
     mover = e.agent_selection
     other = next(a for a in e.agents if a != mover)
-    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0]  # six opening flips
+    assert e.observe(mover)["action_mask"].tolist() == [0] * 20 + [1] * 6 + [0, 0]  # six opening flips
     assert not e.observe(other)["action_mask"].any()
 
 
@@ -67,7 +67,7 @@ def test_renders_the_table_as_text():
     e = raw_env(players=2, render_mode="ansi")
     e.reset(seed=4)
     text = e.render()
-    assert "player 0 (outside): ? ? ? / ? ? ?" in text
+    assert "player 0 (your agent): ? ? ? / ? ? ?" in text
     assert "hole 1/1, turn 0, player 0 to move (open)" in text
 
 
@@ -82,5 +82,19 @@ def test_bad_input_is_one_clear_error():
     e.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 19 \(throw drawn card\) is not legal for player 0 in the open"):
         e.step(19)
-    with pytest.raises(ValueError, match="an action is a whole number from 0 to 26, got 27"):
-        e.step(27)
+    with pytest.raises(ValueError, match="an action is a whole number from 0 to 27, got 28"):
+        e.step(28)
+
+
+def test_the_rl_guides_first_loop_ends_its_deal_before_the_turn_cap(capsys):
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs/guide/rl.md").read_text()
+    first = re.search(r"```python\n(.*?)```", guide, re.S)[1]
+    assert "pettingzoo" in first
+    namespace = {}
+    exec(compile(first, "docs/guide/rl.md", "exec"), namespace)
+    assert namespace["termination"] and not namespace["truncation"]
+    printed = capsys.readouterr().out
+    assert "(outside)" not in printed and "player 0 (your agent)" in printed

@@ -99,3 +99,11 @@ def test_the_compact_kernels_refuse_every_option_they_do_not_name():
         rules = Rules()
         object.__setattr__(rules, name, object())
         assert not compact_rules(rules), name
+
+
+def test_the_compact_kernels_refuse_every_house_rule():
+    from golfsim.core.rules import HOUSE_FLAGS
+
+    refused = [Rules(initial_flips=1), Rules(initial_flips=0), Rules(discard_and_flip="endgame"),
+               *(Rules(jokers="minus2", **{name: True}) for name in HOUSE_FLAGS)]
+    assert not any(compact_rules(rules) for rules in refused)

@@ -17,6 +17,7 @@ from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
 from golfsim.learning.model import save_model
 from golfsim.learning.train import LearnConfig, load_checkpoint, train
+from tests.support import REPO, default_sigint
 
 TINY = LearnConfig(seed=5, generations=2, games=400, eval_deals=4)  # enough states for some rows to be fitted
 
@@ -76,7 +77,8 @@ def test_ctrl_c_keeps_the_last_generation_and_the_same_command_resumes(tmp_path)
     out = tmp_path / "run"
     command = _golfsim("learn", "--out", str(out), "--seed", "3", "--generations", "500", "--games", "400",
                        "--eval-deals", "4")
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 400
         while not (out / "checkpoint.npz").exists():
@@ -119,3 +121,19 @@ def test_the_shipped_model_records_the_command_that_made_it():
     assert doc["command"].startswith("golfsim learn ")
     assert doc["training"]["generations_done"] == doc["training"]["config"]["generations"]
     assert os.path.relpath(SHIPPED, Path(__file__).resolve().parents[2]) == "agents/learned/models/learned.json"
+
+
+def test_the_margins_printed_at_the_end_read_like_every_other_head_to_head():
+    import csv
+
+    from golfsim.cli.learn_body import margin_line
+
+    rows = list(csv.DictReader(open(REPO / "results/learned_value/curve.csv")))
+    untrained = {k: float(v) for k, v in rows[0].items() if k.startswith(("ev_", "tuned_ev_"))}
+    assert untrained["ev_immediate"] < 0  # curve.csv: ev's total less the untrained player's, which loses
+    line = margin_line(untrained)
+    # like the tournament's head-to-head: agent minus opponent, negative = the agent lower
+    assert "learned minus opponent" in line and "negative = learned lower" in line
+    assert f"vs ev immediate +{-untrained['ev_immediate']:.1f} " in line
+    lo, hi = -untrained["ev_immediate_hi"], -untrained["ev_immediate_lo"]
+    assert f"[{lo:+.1f}, {hi:+.1f}]" in line and lo < hi

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from golfsim.logs.trace import log_games, read_log
-from tests.support import REPO
+from tests.support import REPO, default_sigint
 
 ANNOUNCE_PROGRESS = textwrap.dedent("""
     import sys
@@ -38,7 +38,7 @@ ANNOUNCE_PROGRESS = textwrap.dedent("""
 
 def start_announced(*args) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", ANNOUNCE_PROGRESS, *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+                            stderr=subprocess.PIPE, text=True, cwd=REPO, preexec_fn=default_sigint)
 
 
 def wait_for(proc: subprocess.Popen, trigger: str) -> str:
@@ -150,7 +150,7 @@ def test_a_full_disk_while_logging_names_enospc_and_keeps_the_old_log(tmp_path, 
 
 def spawn_play(*args):
     return pexpect.spawn(sys.executable, ["-m", "golfsim", "play", *map(str, args)], dimensions=(40, 100),
-                         encoding="utf-8", timeout=180, cwd=str(REPO))
+                         encoding="utf-8", timeout=180, cwd=str(REPO), preexec_fn=default_sigint)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])

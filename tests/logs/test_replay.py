@@ -67,3 +67,54 @@ def test_the_one_hole_of_a_one_hole_game_is_hole_1(tmp_path):
     deal = golfsim("replay", path, "--hole", 1)
     assert deal.returncode == 0, deal.stderr
     assert deal.stdout.startswith("game 0, hole 1 of 1 (")
+
+
+def edited_copy(path, to, meta_change=None, table_change=None):
+    """A copy of the log at ``path`` with its golfsim metadata or its rows changed, as a hand edit would."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from golfsim.logs.trace import META_KEY
+
+    table = pq.read_table(path)
+    meta = json.loads(pq.read_metadata(path).metadata[META_KEY.encode()])
+    if meta_change:
+        meta_change(meta)
+    if table_change:
+        table = table_change(table)
+    table = table.replace_schema_metadata({META_KEY: json.dumps(meta)})
+    pq.write_table(table, to)
+    return to
+
+
+def add_one_to_a_score(table):
+    import pyarrow as pa
+
+    scores = table.column("score_0").to_pylist()
+    end = next(i for i, v in enumerate(scores) if v is not None)
+    scores[end] += 1
+    return table.set_column(table.schema.get_field_index("score_0"), "score_0", pa.array(scores, pa.int16()))
+
+
+@pytest.mark.slow
+def test_a_log_whose_metadata_or_scores_were_edited_is_refused_in_one_line(tmp_path):
+    path = log_games(["greedy", "random"], tmp_path / "log.parquet", Rules(holes=2), games=2, seed=3)
+    assert golfsim("replay", path).returncode == 0
+    assert golfsim("replay", edited_copy(path, tmp_path / "same.parquet")).returncode == 0  # a copy is no edit
+
+    def set_holes(n):
+        return lambda meta: meta["rules"].__setitem__("holes", n)
+
+    edits = {
+        "no_seatings": edited_copy(path, tmp_path / "a.parquet", meta_change=lambda meta: meta.pop("seatings")),
+        "more_holes": edited_copy(path, tmp_path / "b.parquet", meta_change=set_holes(3)),
+        "fewer_holes": edited_copy(path, tmp_path / "c.parquet", meta_change=set_holes(1)),
+        "score": edited_copy(path, tmp_path / "d.parquet", table_change=add_one_to_a_score),
+    }
+    for what, edited in edits.items():
+        for args in ((edited,), (edited, "--hole", 1)):
+            done = golfsim("replay", *args)
+            assert done.returncode == 2, (what, args, done.stdout)
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and "edited" in lines[0] and "Traceback" not in done.stderr, (what, done.stderr)

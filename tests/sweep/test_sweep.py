@@ -286,6 +286,8 @@ def interrupting_tournament(monkeypatch, calls_before: int, inside: bool):
 
     real = golfsim.tournament.run_tournament
     calls = []
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # a suite run as a background job ignores Ctrl-C
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def run(*args, **kwargs):
         calls.append(1)

@@ -404,3 +404,36 @@ def test_the_rerun_command_names_an_agent_that_sees_hidden_cards_by_its_spec_not
     assert agents == "greedy,oracle:samples=2" and res.config["agent_specs"] == ["greedy", "oracle:samples=2"]
     again = run_tournament(agents, Rules(players=2, holes=1), games=4, seed=3)
     pd.testing.assert_frame_equal(res.standings, again.standings)
+
+
+def report_text(result) -> str:
+    from rich.console import Console
+
+    from golfsim.tournament.report import print_report
+
+    console = Console(width=400, record=True, file=open("/dev/null", "w"))
+    print_report(result, console)
+    return console.export_text()
+
+
+def test_every_plus_minus_of_the_standings_is_the_same_interval_and_says_so():
+    result = tournament.run_tournament(["greedy", "pair-builder", "greedy:take_gain=5"], Rules(holes=2), games=40,
+                                       seed=2, threads=1)
+    text = report_text(result)
+    assert "every ±: 95% CI half-width" in text
+    rated = result.standings[result.standings["rating_standing"] == "rated"]
+    assert len(rated) >= 2
+    lines = text.splitlines()
+    for row in rated.itertuples():
+        line = next(x for x in lines if f" {row.agent} " in x and "%" in x)
+        # the rating's ± is 1.96 standard errors, as the score's ± is the 95% t half-width
+        assert line.rstrip().endswith(f"{row.rating:+.0f} ± {1.959964 * row.rating_se:.0f}"), line
+
+
+def test_a_two_agent_table_shows_no_empty_rating_and_names_seat_orders_alike():
+    result = tournament.run_tournament(["greedy", "random"], Rules(holes=2), games=20, seed=0, threads=1)
+    text = " ".join(report_text(result).split())
+    assert "+0 ± 0" not in text
+    assert "the only rated agent" in text
+    assert "20 duplicate deal sets x 2 seat orders" in text
+    assert "in all 2 seat orders (cyclic rotations)" in text

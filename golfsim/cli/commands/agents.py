@@ -21,7 +21,7 @@ def list_agents(
 ):
     """List the registered agents, their parameters, defaults and ranges (user agents included)."""
     from golfsim.agents.base import REGISTRY, available
-    from golfsim.cli.agents import agent_blocks
+    from golfsim.cli.agent_blocks import agent_blocks
 
     available()  # loads the user agents named by GOLFSIM_AGENT_MODULES and entry points
     names = sorted(REGISTRY)

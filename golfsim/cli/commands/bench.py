@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Threads
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
+from golfsim.runs.limits import check_time
 
 
 @app.command()
@@ -40,6 +42,10 @@ def bench(
     if deals is not None and games is not None:
         raise ValueError("give --deals or --games, not both")
     rules = rule_flags.rules(len(names))
+    planned = (deals if deals is not None else games * rules.holes) * (repeats + 1)  # the warm-up is a run too
+    check_time(f"a warm-up and {repeats} timed run(s) of {deals if deals is not None else games:,} "
+               f"{'deals' if deals is not None else 'games'}", planned, threads or os.cpu_count() or 1,
+               "use fewer --deals, --games or --repeats")
 
     def announce():
         if format is ScoreFormat.table:

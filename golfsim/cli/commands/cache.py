@@ -21,12 +21,21 @@ def cache_clear():
 def cache_warm():
     """Compile everything a first run needs now (a minute or two once per golfsim version), so that later commands
     start at once."""
-    try:
-        from golfsim._numba.jit import CACHE_DIR
-        from golfsim.cli.cache_warm import warm
+    from golfsim._numba.jit import CACHE_DIR
+    from golfsim.cli.cache_warm import warm
+    from golfsim.runs.compile_notice import active_line
 
-        err.print(f"compiling into {CACHE_DIR} ...", markup=False, highlight=False, soft_wrap=True)
-        records = warm(say=lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    def say(line: str) -> None:  # above the compile line, never over it: the line is cleared, then redrawn
+        compiling = active_line()
+        if compiling is not None:
+            compiling.pause()
+        err.print(line, markup=False, highlight=False)
+        if compiling is not None:
+            compiling.resume()
+
+    try:
+        say(f"compiling into {CACHE_DIR} ...")
+        records = warm(say=say)
     except KeyboardInterrupt:
         err.print("interrupted: what was compiled so far is cached; run golfsim cache-warm again to finish",
                   markup=False, highlight=False, soft_wrap=True)

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Threads, out_option, overwrite_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import DaskOption, app, clear_errors, err, executor_for, out
-from golfsim.runs.interrupts import sigterm_as_ctrl_c
-from golfsim.runs.keep import holds_complete_result
+from golfsim.runs.complete_result import holds_complete_result
+from golfsim.runs.interrupts import CaughtStop, RunStopped, sigterm_as_ctrl_c
 from golfsim.runs.outdir import check_out_dir
 
 
@@ -54,36 +54,33 @@ def experiment(
     for module in modules:
         module.check_target(root / module.name, games, seed, overwrite)
     sigterm_as_ctrl_c()
-    try:
-        with executor_for(dask) as executor:
-            for module in modules:
-                if not _run_experiment(module, root, games, seed, threads, executor, dask):
-                    skipped = chosen[chosen.index(module.name) + 1:]
-                    if skipped:
-                        err.print(f"not run: {', '.join(skipped)}", highlight=False)
-                    raise typer.Exit(130)
-    except KeyboardInterrupt:  # while a Dask cluster started or stopped
-        err.print("[bold yellow]interrupted[/]", highlight=False)
-        raise typer.Exit(130) from None
+    with executor_for(dask) as executor:  # a stop while a Dask cluster starts or stops is "interrupted"
+        for module in modules:
+            stopped = _run_experiment(module, root, games, seed, threads, executor, dask)
+            if stopped is not None:
+                skipped = chosen[chosen.index(module.name) + 1:]
+                not_run = f"\nnot run: {', '.join(skipped)}" if skipped else ""
+                raise RunStopped(stopped + not_run)
 
 
-def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
-    """Run one experiment, write it and print its short table; False when it was interrupted (what was kept is
-    written, marked partial, and said in one line). A stop after the last cell lets the result be written first
-    (:mod:`golfsim.runs.late`)."""
-    from golfsim.runs.late import finish_after_work
+def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> str | None:
+    """Run one experiment, write it and print its short table; when it was interrupted (what was kept is written,
+    marked partial), the line that says so (empty when it was printed). A stop after the last cell lets the result
+    be written first (:mod:`golfsim.runs.stops_after_work`)."""
+    from golfsim.runs.stops_after_work import finish_after_work
 
     with finish_after_work() as stops:
-        finished = _run_and_write_experiment(module, root, games, seed, threads, executor, dask)
-    if finished and stops.arrived:
-        err.print(f"[bold yellow]interrupted[/] after every cell of {module.name} was complete: the result was "
-                  "written in full", highlight=False, soft_wrap=True)
-        return False
-    return finished
+        stopped = _run_and_write_experiment(module, root, games, seed, threads, executor, dask)
+    if stopped is None and stops.arrived:
+        return (f"[bold yellow]interrupted[/] after every cell of {module.name} was complete: the result was "
+                "written in full")
+    return stopped
 
 
-def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> bool:
+def _run_and_write_experiment(module, root: Path, games, seed, threads, executor, dask) -> str | None:
     import time
+
+    from golfsim.runs.stops_after_work import work_done
 
     kwargs = {}
     if "threads" in module.options:
@@ -99,43 +96,36 @@ def _run_and_write_experiment(module, root: Path, games, seed, threads, executor
         kwargs["log"] = lambda line: err.print(line, highlight=False, soft_wrap=True)
     start = time.perf_counter()
     target = root / module.name
-    try:
-        with agents_print_to_stderr():
-            output = module.run(games, seed, **kwargs)
-    except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
-                  highlight=False)
-        return False
+    nothing = f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written"
+    with CaughtStop() as stop, agents_print_to_stderr():
+        output = module.run(games, seed, **kwargs)
+    if stop.arrived:
+        return nothing
+    work_done()  # for every experiment, not only those whose cells report it: the result is made, write it
     partial = getattr(output, "partial", False)
     if partial and len(output.table) == 0:
-        err.print(f"[bold yellow]interrupted:[/] {module.name}: no cell was complete; nothing written",
-                  highlight=False)
-        return False
+        return nothing
     if partial and holds_complete_result(target):
-        err.print(f"[bold yellow]interrupted:[/] {module.name}: kept the complete result already in {target}; "
-                  "the partial one does not replace it", highlight=False, soft_wrap=True)
-        return False
-    try:
+        return (f"[bold yellow]interrupted:[/] {module.name}: kept the complete result already in {target}; the "
+                "partial one does not replace it")
+    with CaughtStop() as stop:
         written = output.write(target)
-    except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted[/] while writing {target}; it was left as it was", highlight=False)
-        return False
+    if stop.arrived:
+        return f"[bold yellow]interrupted[/] while writing {target}; it was left as it was"
     seconds = time.perf_counter() - start
-    short = module.summary(output.table)
-    table = RichTable(title=f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
-                      title_justify="left")
-    for col in short.columns:
-        table.add_column(str(col), justify="right" if short[col].dtype.kind in "fiu" else "left")
-    for row in short.itertuples(index=False):
-        table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
-    console = out if out.is_terminal else Console(width=160)
+    from golfsim.cli.summary_table import summary_table
+
+    console = out if out.is_terminal or os.environ.get("COLUMNS", "").isdigit() else Console(width=160)
+    table, notes = summary_table(module.summary(output.table),
+                                 f"{module.name} ({seconds:,.0f} s)" + (" PARTIAL" if partial else ""),
+                                 width=console.width)
     console.print(table)
+    for note in notes:
+        console.print(note, highlight=False, markup=False)
     console.print(f"wrote {target}: {', '.join(p.name for p in written)}", highlight=False, soft_wrap=True)
     if partial:
         cells = output.config.get("cells", [])
         done = [c["cell"] for c in cells if c["complete"]]
-        err.print(f"[bold yellow]interrupted:[/] {module.name}: kept {len(done)} of {len(cells)} complete cells "
-                  f"({', '.join(done)}) in {target}, marked partial in config.json and table.md", highlight=False,
-                  soft_wrap=True)
-        return False
-    return True
+        return (f"[bold yellow]interrupted:[/] {module.name}: kept {len(done)} of {len(cells)} complete cells "
+                f"({', '.join(done)}) in {target}, marked partial in config.json and table.md")
+    return None

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, out, with_rule_flags
+from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
 
 HINT_HELP = "\n\n".join((
     "Ask the search what to do in a position: every legal move with its expected deal score, best first.",
@@ -46,6 +48,8 @@ def hint(
              "last hole of the game the chance of losing the game on totals.")] = 1,
     rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", help="Also write a picture of the position to this SVG file (best move under it).")] = None,
 ):
     from golfsim.coach.hint import hint as ask
     from golfsim.coach.hint import print_hint
@@ -54,8 +58,18 @@ def hint(
     where = Position.parse(position)
     rules = rule_flags.rules(where.players)
     pub = where.to_pub(rules)
-    answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
+    try:
+        answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
+    except KeyboardInterrupt:
+        err.print("[bold yellow]interrupted:[/] the search was stopped before it finished; no hint", highlight=False)
+        raise typer.Exit(130) from None
+    if svg is not None:
+        from golfsim.view.svg import write_position
+
+        write_position(svg, where, rules, answer)
     if format is ScoreFormat.json:
         print(json.dumps({"position": where.text(), "rules": rules.to_dict(), **answer.to_dict()}))
         return
-    print_hint(answer, where.text(), rules, out if out.is_terminal else Console(width=140))
+    piped_width = os.environ.get("COLUMNS", "")  # a pipe is as wide as COLUMNS says, or wide enough for the table
+    wide = out.is_terminal or (piped_width.isdigit() and int(piped_width) > 0)
+    print_hint(answer, where.text(), rules, out if wide else Console(width=140))

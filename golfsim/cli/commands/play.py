@@ -1,4 +1,4 @@
-"""``golfsim play``: play against bots in the terminal (the game is :mod:`golfsim.cli.play`)."""
+"""``golfsim play``: play against bots in the terminal (the game is :mod:`golfsim.cli.terminal_game`)."""
 
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def play(
     import secrets
 
     from golfsim.agents.base import parse_agent
-    from golfsim.cli import play as table
+    from golfsim.cli import terminal_game as table
 
     names = [o.strip() for o in opponents.split(",") if o.strip()]
     if not names:

@@ -11,6 +11,7 @@ import typer
 
 from golfsim.cli.options import Quiet, Threads
 from golfsim.cli.shared import ScoreFormat, app, clear_errors, err, fail, out
+from golfsim.runs.interrupts import CaughtStop, RunStopped
 
 
 @app.command()
@@ -28,7 +29,7 @@ def selfcheck(
     """Play each agent in every seat under every rule set of golfsim.agent_checks (one hole, 2 to 12 players) and
     fail (exit 1) on an illegal action or a deal that never ends; the test suite checks a few thousand deals of
     each, this finds the one-in-a-million position."""
-    from golfsim.agent_checks import SOAK_VARIANTS, AgentCheckError, soak
+    from golfsim.agent_checks import HOUSE_SOAK_SHARE, HOUSE_SOAK_VARIANTS, SOAK_VARIANTS, AgentCheckError, soak
     from golfsim.agents import REGISTRY
     from golfsim.agents.base import parse_agent
 
@@ -46,33 +47,36 @@ def selfcheck(
                  "checks plain-Python ones)")
 
     results: dict[str, dict] = {}
-    total = len(names) * len(SOAK_VARIANTS) * deals
+    house_deals = max(1, deals // HOUSE_SOAK_SHARE)
+    per_agent = len(SOAK_VARIANTS) * deals + len(HOUSE_SOAK_VARIANTS) * house_deals
+    total = len(names) * per_agent
     if quiet:
         bar = contextlib.nullcontext()
     else:
         from golfsim.runs.progress import CountBar
 
         bar = CountBar(total, "deals")
-    try:
-        with bar:
-            for name in names:
-                advance = None if quiet else (lambda n: bar.progress.advance(bar.task, n))
-                try:
-                    report = soak(name, deals=deals, seed=seed, threads=threads, on_batch=advance)
-                    results[name] = {"passed": True, "rule_sets": len(report.counts),
-                                     "deals": sum(report.counts.values())}
-                except AgentCheckError as problem:
-                    results[name] = {"passed": False, "problem": str(problem)}
-                if not quiet:  # a failed agent's remaining rule sets are not played
-                    bar.update(completed=len(results) * len(SOAK_VARIANTS) * deals)
-    except KeyboardInterrupt:
+    with CaughtStop() as stop, bar:
+        for name in names:
+            advance = None if quiet else (lambda n: bar.progress.advance(bar.task, n))
+            try:
+                report = soak(name, deals=deals, seed=seed, threads=threads, on_batch=advance)
+                house = soak(name, HOUSE_SOAK_VARIANTS, deals=house_deals, seed=seed, threads=threads,
+                             on_batch=advance)
+                results[name] = {"passed": True, "rule_sets": len(report.counts) + len(house.counts),
+                                 "deals": sum(report.counts.values()) + sum(house.counts.values())}
+            except AgentCheckError as problem:
+                results[name] = {"passed": False, "problem": str(problem)}
+            if not quiet:  # a failed agent's remaining rule sets are not played
+                bar.update(completed=len(results) * per_agent)
+    if stop.arrived:
         done = ", ".join(f"{n} {'passed' if r['passed'] else 'FAILED'}" for n, r in results.items()) or "no agent"
-        err.print(f"[bold yellow]interrupted:[/] {done} before the stop", highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise RunStopped(f"[bold yellow]interrupted:[/] {done} before the stop")
 
     failed = [n for n, r in results.items() if not r["passed"]]
     if format is ScoreFormat.json:
         print(json.dumps({"deals_per_rule_set": deals, "seed": seed, "rule_sets": list(SOAK_VARIANTS),
+                          "house_deals_per_rule_set": house_deals, "house_rule_sets": list(HOUSE_SOAK_VARIANTS),
                           "agents": results}))
     else:
         for name, r in results.items():

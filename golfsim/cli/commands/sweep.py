@@ -11,9 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Quiet, Threads, out_option, overwrite_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import app, clear_errors, err, fail, out
+from golfsim.runs.interrupts import RunStopped, stop_means
 from golfsim.runs.outdir import check_out_dir
 
 SWEEP_EXAMPLE = """Example (experiments/sweeps/example.toml):
@@ -65,23 +66,19 @@ def sweep(
     if out_dir is not None:
         check_out_dir(out_dir)
     try:
-        with agents_print_to_stderr():
+        with stop_means("[bold yellow]interrupted:[/] every finished cell is kept on disk; run the same command "
+                        "again to play the rest"), agents_print_to_stderr():
             result = run_sweep(config, out_dir, overwrite=overwrite, threads=threads, progress=not quiet,
                                games=games)
     except ValueError as e:
         fail(str(e))  # fail escapes markup: the message names [sections] of the file
-    except KeyboardInterrupt:
-        err.print("[bold yellow]interrupted:[/] every finished cell is kept on disk; run the same command again to "
-                  "play the rest", highlight=False)
-        raise typer.Exit(130) from None
     for skipped in result.skipped:
         err.print(f"skipped cell ({skipped['cell']}): {skipped['reason']}", markup=False, highlight=False,
                   soft_wrap=True)
     if result.partial:
-        err.print(f"[bold yellow]interrupted:[/] kept {result.cells_complete} of {result.cells_total} cells in "
-                  f"{escape(str(result.out))} (table and config.json marked partial); run the same command again "
-                  f"to play the other {result.cells_total - result.cells_complete}", highlight=False, soft_wrap=True)
-        raise typer.Exit(130)
+        raise RunStopped(f"[bold yellow]interrupted:[/] kept {result.cells_complete} of {result.cells_total} cells "
+                         f"in {escape(str(result.out))} (table and config.json marked partial); run the same command "
+                         f"again to play the other {result.cells_total - result.cells_complete}")
     _print_sweep_table(result)
     kept = result.cells_complete - result.cells_played
     err.print(f"{result.cells_total} cells ({result.cells_played} played now, {kept} kept from an earlier run); "

@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from golfsim.cli.document import agents_print_to_stderr
 from golfsim.cli.options import Quiet, Threads, out_option
+from golfsim.cli.own_stdout import agents_print_to_stderr
 from golfsim.cli.shared import (
     DaskOption,
     Format,
@@ -24,8 +24,8 @@ from golfsim.cli.shared import (
     out,
     with_rule_flags,
 )
-from golfsim.runs.interrupts import sigterm_as_ctrl_c
-from golfsim.runs.keep import holds_complete_result
+from golfsim.runs.complete_result import holds_complete_result
+from golfsim.runs.interrupts import RunStopped, sigterm_as_ctrl_c, stop_means
 from golfsim.runs.outdir import check_out_dir
 
 DEMO_AGENTS = "ev,greedy,pair-builder,random"
@@ -86,22 +86,18 @@ def tournament(
         raise ValueError(f"--log {str(log)!r} is a file --out writes, which would replace the log; give the log a "
                          "file name of its own (e.g. --log decisions.parquet)")
     sigterm_as_ctrl_c()
-    try:
-        with executor_for(dask) as executor, agents_print_to_stderr():
-            result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
-                                    seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
-                                    progress=not quiet, log=log, executor=executor)
-    except KeyboardInterrupt:
-        err.print("[bold yellow]interrupted[/] before any deal set was complete; nothing kept", highlight=False)
-        raise typer.Exit(130) from None
+    with stop_means("[bold yellow]interrupted[/] before any deal set was complete; nothing kept"), \
+            executor_for(dask) as executor, agents_print_to_stderr():
+        result = run_tournament(split_agents(agents), rules, games, seed, schedule=schedule, anchor=anchor,
+                                seating=seating, threads=threads, batch_size=batch_size, confidence=confidence,
+                                progress=not quiet, log=log, executor=executor)
     if log is not None:
         err.print(f"wrote the decision log {log}", highlight=False)
     if result.partial:
         err.print(f"[bold yellow]interrupted:[/] keeping {result.deal_sets:,} of {games:,} complete deal sets "
                   f"({result.games_played:,} games); the result is marked partial", highlight=False)
         if result.deal_sets == 0:
-            err.print("nothing to report: no deal set was complete", highlight=False)
-            raise typer.Exit(130)
+            raise RunStopped("nothing to report: no deal set was complete")
     if format is not Format.table:
         for line in result.notes()[:2]:  # duplicate deals and games played; the document holds the rest
             err.print(line, highlight=False, soft_wrap=True)
@@ -117,12 +113,9 @@ def tournament(
                   "another --out to keep this one)", highlight=False)
         out_dir = None
     if out_dir is not None:
-        try:
+        with stop_means(f"[bold yellow]interrupted[/] while writing; {out_dir} was left as it was"):
             written = result.write(out_dir)
-        except KeyboardInterrupt:
-            err.print(f"[bold yellow]interrupted[/] while writing; {out_dir} was left as it was", highlight=False)
-            raise typer.Exit(130) from None
         err.print(f"wrote {len(written)} files to {out_dir}" + (" (marked partial)" if result.partial else ""),
                   highlight=False)
     if result.partial:
-        raise typer.Exit(130)
+        raise RunStopped("")  # what was kept is said above

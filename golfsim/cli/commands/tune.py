@@ -1,4 +1,4 @@
-"""``golfsim tune``: tune an agent's parameters with optuna (the body is :mod:`golfsim.cli.tune`)."""
+"""``golfsim tune``: tune an agent's parameters with optuna (the body is :mod:`golfsim.cli.tune_body`)."""
 
 
 from __future__ import annotations
@@ -66,9 +66,7 @@ def tune(
     trial is kept in optuna's SQLite storage (study.db, readable by optuna-dashboard); Ctrl-C or SIGTERM keeps the
     trials run so far and --resume continues. Writes study.db, trials.csv, convergence.png and config.json.
     """
-    from golfsim.cli import tune as tune_command
+    from golfsim.cli import tune_body as tune_command
 
-    status = tune_command.run(agent, against, params, trials, games, eval_games, seed, startup_trials,
-                              rule_flags.rules(players), threads, out_dir, overwrite, resume, quiet, err)
-    if status:
-        raise typer.Exit(status)
+    tune_command.run(agent, against, params, trials, games, eval_games, seed, startup_trials,
+                     rule_flags.rules(players), threads, out_dir, overwrite, resume, quiet, err)

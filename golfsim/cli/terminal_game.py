@@ -85,6 +85,8 @@ def help_line(game: Game) -> str:
         parts.append("x: throw it away")
     if "n" in keys:
         parts.append("n: flip nothing")
+    if "k" in keys:
+        parts.append("k: knock early")
     return " | ".join(parts + ["?: hint", "h: help", "q: quit"])
 
 
@@ -104,8 +106,10 @@ def help_text(game: Game) -> list[str]:
             ("f1-f6", "turn a face-down card up")]
     if rules.reveal_instead_of_draw:
         keys.append(("r1-r6", "reveal a card, no draw"))
-    if rules.discard_and_flip == "may":
+    if rules.discard_and_flip in ("may", "endgame"):
         keys.append(("n", "flip nothing"))
+    if rules.knock_early:
+        keys.append(("k", "knock: all cards up, go out"))
     keys += [("?", "hint: every move valued"), ("h", "this help"), ("q", "quit (the game is saved)")]
     cells = [f"{k:<6} {text:<28}" for k, text in keys]
     twos = "-4" if rules.twos_pair == "keep_negative" else "0"
@@ -124,8 +128,12 @@ def help_text(game: Game) -> list[str]:
         lines.append("  end: once someone has six cards face up, everyone else takes one last turn")
     else:
         lines.append("  end: the deal ends the moment someone has six cards face up")
-    if rules.discard_and_flip != "off":
+    if rules.discard_and_flip == "endgame":
+        lines.append("  after throwing a drawn card away, once anyone has one card face down, you may flip one")
+    elif rules.discard_and_flip != "off":
         lines.append(f"  after throwing a drawn card away you {rules.discard_and_flip} turn a face-down card up")
+    if rules.house_rules():
+        lines.append("  house rules: " + ", ".join(rules.house_rules()) + " ('golfsim rules' says what they do)")
     lines.append(f"  lowest total after {holes} wins")
     return lines
 
@@ -134,7 +142,8 @@ def describe_key(key: str) -> str:
     """A move key in words."""
     what = {"t": "take the discard to position {}", "r": "reveal position {}", "p": "put the drawn card at position {}",
             "f": "flip position {}"}
-    fixed = {"d": "draw from the stock", "x": "throw the drawn card away", "n": "flip nothing"}
+    fixed = {"d": "draw from the stock", "x": "throw the drawn card away", "n": "flip nothing",
+             "k": "knock early (turn up your face-down cards and go out)"}
     return fixed[key] if key in fixed else what[key[0]].format(key[1:])
 
 

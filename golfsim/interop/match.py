@@ -42,6 +42,9 @@ from golfsim.game.game import Game
 from golfsim.kernels.bot_loop import ILLEGAL_BOT, ILLEGAL_OUTSIDE, Bots
 from golfsim.kernels.simulate import Table
 
+OUTSIDE_LABEL = "your agent"
+"""How the text rendering labels a seat played from outside (by the caller's code), beside the bots' names."""
+
 
 def resolve_bots(bots: Sequence, rules: Rules) -> list[AgentChoice | None]:
     """Check a per-seat list of bot names (``None`` for a seat played from outside) and parse the names.
@@ -261,7 +264,7 @@ class Match:
     # ---------------------------------------------------------------- text
     def render(self) -> str:
         """The table as an onlooker sees it (face-down cards as ``?``; a drawn card is not shown)."""
-        labels = [b.label if b is not None else "outside" for b in self.bots]
+        labels = [b.label if b is not None else OUTSIDE_LABEL for b in self.bots]
         return render_table(self.rules, self.packed, self.pub, self.totals, labels, self.over)
 
 

@@ -2,7 +2,7 @@
 
 import json
 
-from golfsim.runs.keep import holds_complete_result
+from golfsim.runs.complete_result import holds_complete_result
 
 
 def test_only_a_readable_config_that_is_not_partial_is_a_complete_result(tmp_path):

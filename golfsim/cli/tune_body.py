@@ -15,11 +15,13 @@ from rich.console import Console
 
 def run(agent: str, against: str | None, params: str | None, trials: int, games: int, eval_games: int | None,
         seed: int, startup_trials: int, rules, threads: int | None, out_dir: Path | None, overwrite: bool,
-        resume: bool, quiet: bool, err: Console) -> int:
-    """Run ``golfsim tune``; returns the exit status (0, or 130 when interrupted).
+        resume: bool, quiet: bool, err: Console) -> None:
+    """Run ``golfsim tune``.
 
     Raises
     ------
+    golfsim.runs.interrupts.RunStopped
+        When Ctrl-C or SIGTERM stopped the study (its finished trials are written, marked partial).
     ValueError
         For bad input, a directory that holds another study, or an OSError while writing the files (one line,
         saying where the finished trials are kept).
@@ -54,7 +56,8 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
 def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_games, startup_trials, threads, quiet,
                     directory, resume, err) -> int:
     """The study and its files, while this run holds the folder (:func:`golfsim.tuning.storage.study_lock`)."""
-    from golfsim.cli.document import agents_print_to_stderr
+    from golfsim.cli.own_stdout import agents_print_to_stderr
+    from golfsim.runs.interrupts import RunStopped
     from golfsim.tuning import study as tuning
     from golfsim.tuning.storage import STUDY_FILE
 
@@ -74,10 +77,8 @@ def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_gam
                          f"{len(result.trials)} finished trials are kept in {STUDY_FILE} there: free some room and "
                          "run the same command with --resume") from None
     if result.partial:
-        err.print(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials in "
-                  f"{directory} ({STUDY_FILE}, {written}; marked partial, not re-evaluated); --resume continues the "
-                  "study", highlight=False, soft_wrap=True)
-        return 130
+        raise RunStopped(f"[bold yellow]interrupted:[/] kept the {len(result.trials)} completed of {trials} trials "
+                         f"in {directory} ({STUDY_FILE}, {written}; marked partial, not re-evaluated); --resume "
+                         "continues the study")
     err.print(f"wrote {STUDY_FILE}, {written} to {directory} (optuna-dashboard sqlite:///{directory / STUDY_FILE} "
               "shows the study)", highlight=False, soft_wrap=True)
-    return 0

@@ -14,7 +14,7 @@ from golfsim.agents.plugins import load_module
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rules import Rules
 from golfsim.game.game import CompiledAgent, Game
-from golfsim.interop.table import Match
+from golfsim.interop.match import Match
 from golfsim.kernels.simulate import simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -108,7 +108,7 @@ def test_a_first_game_without_a_seed_gets_a_fresh_one():
 
 def test_without_jit_the_same_loop_plays_the_same_games_in_plain_python():
     script = (
-        "from golfsim.interop.table import Match\n"
+        "from golfsim.interop.match import Match\n"
         "from golfsim.core.rules import Rules\n"
         "m = Match(Rules(players=3, holes=2), [None, 'greedy', 'random'])\n"
         "m.start(seed=7)\n"

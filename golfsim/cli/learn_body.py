@@ -37,6 +37,7 @@ def learn(
     from rich.console import Console
 
     from golfsim.learning.train import LearnConfig, load_checkpoint, train
+    from golfsim.runs.interrupts import stop_means
     from golfsim.runs.progress import CountBar
 
     err = Console(stderr=True)
@@ -48,19 +49,24 @@ def learn(
     command = (f"golfsim learn --seed {seed} --generations {generations} --games {games} --lam {lam} "
                f"--explore {explore} --memory {memory} --ridge {ridge} --eval-deals {eval_deals} "
                f"--eval-every {eval_every}")
-    try:
-        with CountBar(total=1, unit="deals") as bar:
-            state = train(config, out, threads=threads, fresh=fresh, command=command, progress=bar,
-                          log=lambda m: err.print(m, highlight=False))
-    except KeyboardInterrupt:
-        err.print(f"[bold yellow]interrupted:[/] the last complete generation is kept in {out / 'checkpoint.npz'}; "
-                  "run the same command to resume", highlight=False)
-        raise typer.Exit(130) from None
+    with stop_means(f"[bold yellow]interrupted:[/] the last complete generation is kept in "
+                    f"{out / 'checkpoint.npz'}; run the same command to resume"), \
+            CountBar(total=1, unit="deals") as bar:
+        state = train(config, out, threads=threads, fresh=fresh, command=command, progress=bar,
+                      log=lambda m: err.print(m, highlight=False))
     last = state.curve[-1]
     err.print(f"{state.generation} generations, {state.deals:,} self-play deals; weights in {out / 'model.json'}",
               highlight=False)
     if "ev_immediate" in last:
-        keys = ("ev_immediate", "tuned_ev_immediate", "ev_one_last_turn", "tuned_ev_one_last_turn")
-        parts = [f"vs {k.replace('_', ' ')} {last[k]:+.1f} [{last[k + '_lo']:+.1f}, {last[k + '_hi']:+.1f}]"
-                 for k in keys]
-        err.print("margin per 9-hole game (95%): " + "; ".join(parts), highlight=False)
+        err.print(margin_line(last), highlight=False)
+
+
+def margin_line(row: dict) -> str:
+    """The learning curve's last point as the other commands put a head-to-head: the learned player's 9-hole total
+    minus the opponent's (negative = the learned player lower, ahead), with its 95% interval. ``curve.csv`` keeps
+    the opposite difference (the opponent's total less the learned player's)."""
+    keys = ("ev_immediate", "tuned_ev_immediate", "ev_one_last_turn", "tuned_ev_one_last_turn")
+    parts = [f"vs {k.replace('_', ' ')} {-row[k]:+.1f} [{-row[k + '_hi']:+.1f}, {-row[k + '_lo']:+.1f}]"
+             for k in keys]
+    return ("learned minus opponent, 9-hole totals, 2 players (95% CI; negative = learned lower, ahead): "
+            + "; ".join(parts))

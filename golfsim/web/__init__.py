@@ -1,0 +1,1 @@
+"""Play in a browser: ``golfsim serve`` (:mod:`golfsim.web.app`; needs ``golfsim[web]``)."""

@@ -1,0 +1,82 @@
+"""ev, learned and mc value the house rules' scoring: in each position below one move is clearly right only under
+the rule, and each player that can express the rule picks it there (and not without the rule).
+
+Every position is the last turn of a deal (the opponent went out with ``3 3 4 / A 5 6``, 22 points), so the move
+ends the deal and its value is the layout it leaves. Where a player cannot express a rule (ev and learned value
+layouts, not the comparison of the table's scores: blackjack, knock_penalty, knock_bonus, underdog_bonus,
+tied_shame; wolfpack is not in their valuations either) only mc, which scores its rollouts with the engine's one
+hole scorer, is held to it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from golfsim.coach.hint import hint
+from golfsim.coach.position import parse_position
+from golfsim.core.cards import parse_layout
+from golfsim.core.rules import Rules
+from tests.reference_engine import hole_scores, score_layout
+
+SAMPLES = 400
+OPP = "opp: 3 3 4 / A 5 6"
+
+
+def picks(position: str, rules: Rules) -> dict:
+    """Who picks what: mc's best move (with its margin over the runner-up in standard errors), ev's and learned's."""
+    answer = hint(parse_position(position, rules), rules, samples=SAMPLES, seed=3)
+    best, runner_up = answer.rows[0], answer.rows[1]
+    return {"mc": best.key, "mc_margin_se": (runner_up.objective - best.objective) / max(runner_up.gap_se, 1e-9),
+            "ev": next(r.key for r in answer.rows if r.ev_choice),
+            "learned": next(r.key for r in answer.rows if r.learned_choice)}
+
+
+# (rule name, rules with it, rules without it, position, the move right only under the rule, players held to it)
+CASES = [
+    # the discard is a 10: worth 1, it is the card to take over the 9 (slot 2); without the rule, draw instead
+    ("ten_penny", Rules(end="one_last_turn", ten_penny=True), Rules(end="one_last_turn"),
+     f"me: K 9 8 / ? K 7; {OPP}; discard: 8 10", "t2", ("mc", "ev", "learned")),
+    # the discard is a joker over your joker's partner two (twos are +2 with jokers minus2): a pair of jokers
+    # is -4 under eagle_eye (column 4 -> -4); without it the pair is 0 and the joker is best on the face-down card
+    ("eagle_eye", Rules(end="one_last_turn", jokers="minus2", eagle_eye=True),
+     Rules(end="one_last_turn", jokers="minus2"), f"me: X 9 K / 2 9 ?; {OPP}; discard: 8 X", "t4",
+     ("mc", "ev", "learned")),
+    # the 3 on the face-down card makes exactly 21 (K 8 3 / K A 9): 0 under blackjack; without it 21 is the worst
+    ("blackjack", Rules(end="one_last_turn", blackjack=True), Rules(end="one_last_turn"),
+     f"me: K 8 ? / K A 9; {OPP}; discard: 8 3", "t3", ("mc",)),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "rules", "plain", "position", "move", "players"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_the_move_right_only_under_the_rule_is_picked_under_it(name, rules, plain, position, move, players):
+    under = picks(position, rules)
+    without = picks(position, plain)
+    for player in players:
+        assert under[player] == move, (player, under)
+        assert without[player] != move, (player, without)
+    assert under["mc_margin_se"] > 3  # mc's pick is ahead of the runner-up by more than three standard errors
+
+
+# A move that covers the last face-down card leaves a known table, so mc's value of it is exact: its objective is
+# the hole score less the opponent's (who went out), under each rule -- worked out by hand below and by the
+# reference engine.
+EXACT = "me: K 8 ? / 5 A 9; opp: Q Q J / 10 9 8; discard: 8 3"  # t3: K 8 3 / 5 A 9 = 5 + 9 + 12 = 26; opp 57
+
+
+@pytest.mark.parametrize(("options", "objective"), [
+    ({}, 26 - 57),
+    ({"super_kings": True}, 24 - 57),  # K over 5 is -2 + 5 = 3
+    ({"knock_penalty": True}, 26 - 67),  # the opponent went out without the lowest score: +10
+    ({"knock_bonus": True}, 26 - 52),  # the opponent went out: -5
+    ({"underdog_bonus": True}, 23 - 57),  # your 26 is the lowest: -3
+], ids=["none", "super_kings", "knock_penalty", "knock_bonus", "underdog_bonus"])
+def test_mc_values_a_finished_deal_as_the_rules_score_it(options, objective):
+    rules = Rules(end="one_last_turn", **options)
+    answer = hint(parse_position(EXACT, rules), rules, samples=20, seed=1)
+    row = next(r for r in answer.rows if r.key == "t3")
+    layouts = [parse_layout("K 8 3 / 5 A 9"), parse_layout("Q Q J / 10 9 8")]
+    mine, theirs = hole_scores([score_layout(cards, rules) for cards in layouts], 1, rules)
+    assert row.objective == objective == mine - theirs
+    assert row.objective_se == 0.0
