@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import typer
-
-from golfsim.cli.shared import app, err
+from golfsim.cli.shared import app, clear_errors, err
+from golfsim.runs.interrupts import stop_means
 
 
 @app.command("cache-clear")
@@ -18,6 +17,7 @@ def cache_clear():
 
 
 @app.command("cache-warm")
+@clear_errors
 def cache_warm():
     """Compile everything a first run needs now (a minute or two once per golfsim version), so that later commands
     start at once."""
@@ -33,13 +33,9 @@ def cache_warm():
         if compiling is not None:
             compiling.resume()
 
-    try:
+    with stop_means("interrupted: what was compiled so far is cached; run golfsim cache-warm again to finish"):
         say(f"compiling into {CACHE_DIR} ...")
         records = warm(say=say)
-    except KeyboardInterrupt:
-        err.print("interrupted: what was compiled so far is cached; run golfsim cache-warm again to finish",
-                  markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
     total = sum(r["seconds"] for r in records)
     err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
               highlight=False)

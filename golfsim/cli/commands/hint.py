@@ -11,7 +11,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, err, out, with_rule_flags
+from golfsim.cli.shared import RuleFlags, ScoreFormat, app, clear_errors, out, with_rule_flags
+from golfsim.runs.interrupts import stop_means
 
 HINT_HELP = "\n\n".join((
     "Ask the search what to do in a position: every legal move with its expected deal score, best first.",
@@ -58,11 +59,8 @@ def hint(
     where = Position.parse(position)
     rules = rule_flags.rules(where.players)
     pub = where.to_pub(rules)
-    try:
+    with stop_means("[bold yellow]interrupted:[/] the search was stopped before it finished; no hint"):
         answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
-    except KeyboardInterrupt:
-        err.print("[bold yellow]interrupted:[/] the search was stopped before it finished; no hint", highlight=False)
-        raise typer.Exit(130) from None
     if svg is not None:
         from golfsim.view.svg import write_position
 
