@@ -1,10 +1,11 @@
 """A file written under a temporary name beside its target and renamed into place when complete, under a lock.
 
-:class:`AtomicFile` is for files written in a stream over a long run (decision logs): a run killed part way
-leaves the previous file untouched and only a hidden ``.NAME.*.writing`` file beside it, never a torn target; a
+[`AtomicFile`][golfsim.atomic.AtomicFile] is for files written in a stream over a long run (decision logs): a run killed
+part way leaves the previous file untouched and only a hidden ``.NAME.*.writing`` file beside it, never a torn target; a
 second run that asks for the same target while the first writes it is refused at once (an advisory ``flock`` on a
 hidden lock file, released by the system when a process dies, so a killed run never leaves a stale lock).
-:func:`os_error_text` turns an ``OSError`` into the words of one error line, naming ``ENOSPC`` and the like.
+[`os_error_text`][golfsim.atomic.os_error_text] turns an ``OSError`` into the words of one error line, naming ``ENOSPC``
+and the like.
 """
 
 from __future__ import annotations
@@ -36,12 +37,13 @@ class TargetBusy(ValueError):
 
 
 class AtomicFile:
-    """A temporary path to write ``target`` through; :meth:`commit` renames it into place, :meth:`abandon` drops it.
+    """A temporary path to write ``target`` through; [`commit`][golfsim.atomic.AtomicFile.commit] renames it into place,
+    [`abandon`][golfsim.atomic.AtomicFile.abandon] drops it.
 
     Parameters
     ----------
     target : path
-        The file to write in the end (replaced by :meth:`commit` if it exists).
+        The file to write in the end (replaced by [`commit`][golfsim.atomic.AtomicFile.commit] if it exists).
     what : str
         What the file is, for error messages (``"the decision log"``).
 
@@ -102,13 +104,14 @@ class AtomicFile:
 
 
 PROBE_BYTES = 1 << 18
-"""Bytes :func:`check_writable` writes and removes: more than a saved game takes, so a full disk shows up first."""
+"""Bytes [`check_writable`][golfsim.atomic.check_writable] writes and removes: more than a saved game takes, so a full
+disk shows up first."""
 
 
 def check_writable(target, what: str = "the file", option: str = "") -> None:
     """Refuse, before any work, a target that cannot be written: its directory missing or read-only, the target a
-    directory, another run writing it, or no room for :data:`PROBE_BYTES` (written to a temporary file beside it,
-    synced and removed).
+    directory, another run writing it, or no room for [`PROBE_BYTES`][golfsim.atomic.PROBE_BYTES] (written to a
+    temporary file beside it, synced and removed).
 
     Raises
     ------

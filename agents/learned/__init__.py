@@ -1,14 +1,14 @@
-"""learned: the one-ply expectimax player on the value learned by self-play (trained by :mod:`golfsim.learning`).
+"""learned: the one-ply expectimax player on the value learned by self-play (trained by [`golfsim.learning`][]).
 
 At each decision it takes the move with the best expected value of the state it leaves, the expectation taken over
 the card chance brings (the stock draw, the card under a covered or revealed face-down position) from the unseen
-counts; the value is the linear model of :mod:`golfsim.agents.learned.value` with the shipped weights
+counts; the value is the linear model of [`golfsim.agents.learned.value`][] with the shipped weights
 (``models/learned.json`` in this package, made by the command recorded in that file). The decision rule is
-:func:`golfsim.agents.learned.policy.decide`.
+[`golfsim.agents.learned.policy.decide`][].
 
-The playing side lives here in full -- :mod:`~golfsim.agents.learned.value` (features and the linear value),
-:mod:`~golfsim.agents.learned.policy` (the compiled decision), :mod:`~golfsim.agents.learned.model` (reading a
-weight file) -- so that the agents never import the training package :mod:`golfsim.learning`, which imports them.
+The playing side lives here in full -- [`value`][golfsim.agents.learned.value] (features and the linear value),
+[`policy`][golfsim.agents.learned.policy] (the compiled decision), [`model`][golfsim.agents.learned.model] (reading a
+weight file) -- so that the agents never import the training package [`golfsim.learning`][], which imports them.
 
 Which rules the model covers: it was trained by self-play at two and four players under both end rules, every other
 option at its default. It plays every variant and player count legally with the same weights (its features are
@@ -17,7 +17,7 @@ more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip
 four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
 
 The weights are compiled into the agent as constants; the Numba cache is keyed by the model file too
-(:func:`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
+(`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
 """
 
 from __future__ import annotations

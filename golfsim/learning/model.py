@@ -1,4 +1,4 @@
-"""Writing weight files of the learned value (the format is read by :mod:`golfsim.agents.learned.model`).
+"""Writing weight files of the learned value (the format is read by [`golfsim.agents.learned.model`][]).
 
 A model file holds ``weights`` (``NUM_ROWS`` lists of ``NUM_FEATURES`` numbers), ``features`` and ``rows`` (the
 names), ``command`` (the exact command that made it) and ``training`` (its settings and sample counts). The

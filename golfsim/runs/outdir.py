@@ -2,7 +2,7 @@
 
 Files are written into a hidden temporary directory next to the target; only when all of them are written are they
 moved into place (a rename of the whole directory when the target does not exist, else one atomic rename per
-file), with Ctrl-C and SIGTERM held back during those renames (:func:`golfsim.runs.interrupts.held_signals`).
+file), with Ctrl-C and SIGTERM held back during those renames ([`golfsim.runs.interrupts.held_signals`][]).
 """
 
 from __future__ import annotations
