@@ -399,6 +399,11 @@ def available() -> str:
     return ", ".join(sorted(REGISTRY))
 
 
+READY_CHECKS: dict[str, Callable[[], None]] = {}
+"""Per agent name, a check run whenever a choice naming that agent is parsed (``learned``: that its model file is
+whole); it raises ``ValueError`` with one line when the agent cannot play."""
+
+
 def parse_agent(text) -> AgentChoice:
     """Parse ``"name"`` or ``"name:param=value,param=value"`` into an [`AgentChoice`][golfsim.agents.base.AgentChoice].
 
@@ -419,6 +424,9 @@ def parse_agent(text) -> AgentChoice:
     spec = REGISTRY.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
+    for needed, check in READY_CHECKS.items():  # the agent itself, or one inside it (mc's base or rollouts)
+        if re.search(rf"\b{re.escape(needed)}\b", text):
+            check()
     by_name = {p.name: p for p in spec.params}
     values = {p.name: _agent_value(spec, p, p.default) if p.kind == "agent" else p.default for p in spec.params}
     if rest.strip():

@@ -16,22 +16,40 @@ computed from the rules' own points and counts, and it has separate weights for 
 more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip, opening flips, twos pairs, the
 four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
 
-The weights are compiled into the agent as constants; the Numba cache is keyed by the model file too
-(`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
+A damaged model file does not stop the other agents: it is reported (one line naming the file, from
+[`require_model`][golfsim.agents.learned.require_model]) only when ``learned`` is asked to play, alone or in ``mc``'s
+base or rollouts, or when ``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the
+Numba cache is keyed by the model file too (`golfsim._numba.jit.source_key`), so a new model is never played with an old
+compile.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
 from golfsim.agents.learned.endgame import decide_exact
 from golfsim.agents.learned.model import SHIPPED, load_model
 from golfsim.agents.learned.policy import decide
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS
 
-WEIGHTS, MODEL = load_model(SHIPPED)
-"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document."""
+try:
+    WEIGHTS, MODEL = load_model(SHIPPED)
+    MODEL_ERROR = None
+except ValueError as err:  # zeros in its place, never played: require_model refuses every use first
+    WEIGHTS, MODEL = np.zeros((NUM_ROWS, NUM_FEATURES)), {}
+    MODEL_ERROR = str(err)
+"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; `MODEL_ERROR` says why
+the file could not be read (``None`` when it was)."""
+
+
+def require_model() -> None:
+    """Refuse (``ValueError``, one line naming the file) a use of ``learned`` when its model file is damaged."""
+    if MODEL_ERROR is not None:
+        raise ValueError(f"the learned player's model cannot be used: {MODEL_ERROR}")
 
 
 REMOVED_DEPTH = ("depth 2 was removed: measured, it played worse than depth 1 whatever its fixes "
@@ -76,7 +94,9 @@ def learned_act(pub, rules, params, agent_rng, player):
 
 def register_learned_agent() -> None:
     """Register ``learned`` (compiled on first use, like any agent called by pointer)."""
-    from golfsim.agents.base import register_compiled_agent
+    from golfsim.agents.base import READY_CHECKS, register_compiled_agent
+
+    READY_CHECKS["learned"] = require_model
 
     register_compiled_agent("learned", "one-ply expectimax on a value learned by self-play (golfsim learn): the "
                                        "move with the best expected afterstate value", learned_act,

@@ -37,7 +37,12 @@ def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
         raise ValueError(f"cannot read the model file {path}: {e}") from None
     if not isinstance(doc, dict) or doc.get("features") != list(FEATURE_NAMES) or doc.get("rows") != list(ROW_NAMES):
         raise ValueError(f"{path} is not a model for this version's features (golfsim learn makes one)")
-    weights = np.asarray(doc["weights"], dtype=np.float64)
+    try:
+        weights = np.asarray(doc["weights"], dtype=np.float64)
+    except KeyError:
+        raise ValueError(f"{path} is not a model file: it has no 'weights'") from None
+    except (TypeError, ValueError):
+        weights = np.zeros(0)
     if weights.shape != (NUM_ROWS, NUM_FEATURES) or not np.all(np.isfinite(weights)):
         raise ValueError(f"{path}: weights must be {NUM_ROWS} rows of {NUM_FEATURES} finite numbers")
     return np.ascontiguousarray(weights), doc

@@ -214,6 +214,13 @@ def best_flip(pub, rules, w, ctx, gain):
 
 
 @leaf
+def may_pass(rules):
+    """True when the flip after a throw may be passed: ``discard_and_flip`` is ``may`` (1) or the house rule's
+    ``endgame`` (3), whose flip is offered, not forced."""
+    return rules[R_DISCARD_FLIP] == 1 or rules[R_DISCARD_FLIP] == 3
+
+
+@leaf
 def throw_value(pub, rules, w, ctx, gains, card):
     """Value of throwing a drawn ``card`` away, the flip that ``discard_and_flip`` allows included."""
     keep = afterstate_value(pub, rules, w, ctx, -1, 0, gains[card])
@@ -424,7 +431,7 @@ def decide(pub, rules, w, player, agent_rng, explore):
             return forced
     if phase == FLIP_PHASE:
         k, flip = best_flip(pub, rules, w, ctx, gains[top])
-        if rules[R_DISCARD_FLIP] == 1 and not flip < afterstate_value(pub, rules, w, ctx, -1, 0, gains[top]):
+        if may_pass(rules) and not flip < afterstate_value(pub, rules, w, ctx, -1, 0, gains[top]):
             return PASS
         return FLIP + k
     if phase != HOLD and phase != START:
@@ -445,8 +452,10 @@ def decide(pub, rules, w, player, agent_rng, explore):
 @hot
 def action_values(pub, rules, w, player, values):
     """The learned player's value of every action of ``player`` now, written to ``values`` (``NUM_ACTIONS``; NaN
-    for illegal actions and the opening flips): the numbers [`decide`][golfsim.agents.learned.policy.decide] compares,
-    in its unit (expected deal score less the opponents' mean, lower is better)."""
+    for illegal actions, the opening flips and the house rule ``knock_early``'s ``KNOCK``, which the learned player
+    never plays: its features cannot value turning up every face-down card at once): the numbers
+    [`decide`][golfsim.agents.learned.policy.decide] compares, in its unit (expected deal score less the opponents'
+    mean, lower is better)."""
     for a in range(values.shape[0]):
         values[a] = np.nan
     phase = pub[PHASE]
@@ -460,7 +469,7 @@ def action_values(pub, rules, w, player, values):
         for k in range(6):
             if pub[ctx.base + k] < 0:
                 values[FLIP + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
-        if rules[R_DISCARD_FLIP] == 1:
+        if may_pass(rules):
             values[PASS] = afterstate_value(pub, rules, w, ctx, -1, 0, gains[top])
         return
     turn_values(pub, rules, w, ctx, gains, top, values)

@@ -60,6 +60,7 @@ from pathlib import Path
 
 from numba import config, njit
 
+from golfsim._numba import cache_repair
 from golfsim._numba.cache_room import compile_uncached
 from golfsim._numba.fence import INTERNALS
 
@@ -170,6 +171,7 @@ def use_keyed_cache() -> None:
 
 
 use_keyed_cache()
+cache_repair.install()  # a damaged cache entry is compiled again, not an UnpicklingError
 if NO_CACHE_REASON is not None:
     compile_uncached(NO_CACHE_REASON)
 

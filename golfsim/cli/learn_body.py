@@ -36,7 +36,7 @@ def learn(
     """Body of ``golfsim learn`` (see `LEARN_HELP`)."""
     from rich.console import Console
 
-    from golfsim.learning.train import LearnConfig, train
+    from golfsim.learning.train import LearnConfig, load_checkpoint, train
     from golfsim.runs.interrupts import stop_means
     from golfsim.runs.progress import CountBar
 
@@ -44,6 +44,8 @@ def learn(
     config = LearnConfig(seed=seed, generations=generations, games=games, lam=lam, explore=explore, memory=memory,
                          ridge=ridge, eval_deals=eval_deals, eval_every=eval_every)
     config.check()
+    if (out / "checkpoint.npz").exists() and not fresh:
+        load_checkpoint(out / "checkpoint.npz", config)  # a damaged one is one line before the progress bar shows
     command = (f"golfsim learn --seed {seed} --generations {generations} --games {games} --lam {lam} "
                f"--explore {explore} --memory {memory} --ridge {ridge} --eval-deals {eval_deals} "
                f"--eval-every {eval_every}")

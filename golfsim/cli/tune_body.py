@@ -27,12 +27,11 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
         saying where the finished trials are kept).
     """
     from golfsim.agents.base import parse_agent
-    from golfsim.cli.own_stdout import agents_print_to_stderr
     from golfsim.runs.claims import check_target, default_root
-    from golfsim.runs.interrupts import RunStopped, sigterm_as_ctrl_c
+    from golfsim.runs.interrupts import sigterm_as_ctrl_c
     from golfsim.runs.outdir import check_out_dir
     from golfsim.tuning import study as tuning
-    from golfsim.tuning.storage import STUDY_FILE
+    from golfsim.tuning.storage import STUDY_FILE, study_lock
 
     for name, value in (("--trials", trials), ("--games", games), ("--eval-games", eval_games),
                         ("--startup-trials", startup_trials)):
@@ -46,9 +45,22 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
     if resume:
         if not (directory / STUDY_FILE).is_file() and not (directory / tuning.CONFIG_FILE).is_file():
             raise ValueError(f"nothing to resume in {str(directory)!r}: no study was written there")
-    else:
-        check_target(directory, request, overwrite)
     sigterm_as_ctrl_c()
+    with study_lock(directory):  # a second tune on the folder is refused before it claims or replaces anything
+        if not resume:
+            check_target(directory, request, overwrite)
+        return _tune_and_write(agent, against, rules, trials, games, seed, params, eval_games, startup_trials,
+                               threads, quiet, directory, resume, err)
+
+
+def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_games, startup_trials, threads, quiet,
+                    directory, resume, err) -> int:
+    """The study and its files, while this run holds the folder (`golfsim.tuning.storage.study_lock`)."""
+    from golfsim.cli.own_stdout import agents_print_to_stderr
+    from golfsim.runs.interrupts import RunStopped
+    from golfsim.tuning import study as tuning
+    from golfsim.tuning.storage import STUDY_FILE
+
     try:
         with agents_print_to_stderr():
             result = tuning.tune(agent, against, rules, trials, games, seed, params=params, eval_games=eval_games,

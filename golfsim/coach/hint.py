@@ -185,6 +185,9 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     objective, rollout, horizon : int
         mc's parameters of the same names ([`golfsim.agents.search`][]).
     """
+    from golfsim.agents.learned import require_model
+
+    require_model()  # before the search: its values are a column of every hint
     from golfsim.agents.expected_value import PARAMS as EV_PARAMS
     from golfsim.agents.expected_value import ev_act, ev_action_values
     from golfsim.agents.search import HORIZON, MC_PARAMS, OBJECTIVE, ROLLOUT, rollout_values

@@ -345,6 +345,9 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
         return obs, {"action_mask": masks}
 
     def step(self, actions):
+        if (self._games < 0).any():
+            raise gymnasium.error.ResetNeeded("call reset() before step(): no game has started (the action masks "
+                                              "are all zero until then)")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"give one action per env: {self.num_envs} actions, got shape {actions.shape}")

@@ -16,6 +16,7 @@ import numpy as np
 
 from golfsim.agents.learned.model import MODEL_FORMAT
 from golfsim.agents.learned.value import FEATURE_NAMES, ROW_NAMES
+from golfsim.atomic import replace_file
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -32,16 +33,10 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def publish(tmp: str | Path, path: Path) -> None:
-    """Give the finished temporary file ``tmp`` the usual permissions and rename it to ``path`` (atomic)."""
-    os.chmod(tmp, 0o666 & ~_umask())
-    os.replace(tmp, path)
+    """Give the finished temporary file ``tmp`` the usual permissions and rename it to ``path`` (atomic; only over a
+    regular file or a missing path, [`golfsim.atomic.replace_file`][])."""
+    replace_file(tmp, path, "the file")
 
 
 def model_json(weights: np.ndarray, command: str, training: dict) -> str:

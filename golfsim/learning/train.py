@@ -24,13 +24,17 @@ same command again resumes from it.
 
 from __future__ import annotations
 
+import collections
 import csv
 import dataclasses
 import io
+import itertools
 import json
+import math
 import os
 import tempfile
 import time
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,8 +82,23 @@ class LearnConfig:
             raise ValueError("generations and eval-every must be at least 1, games at least 4, eval-deals at least 2")
         if not 0.0 <= self.lam <= 1.0 or not 0.0 <= self.explore < 1.0 or not 0.0 <= self.memory <= 1.0:
             raise ValueError("lam and memory must be from 0 to 1, explore from 0 to below 1")
-        if not self.ridge >= 0.0:
-            raise ValueError(f"ridge must be 0 or more, got {self.ridge}")
+        if not 0.0 <= self.ridge < math.inf:
+            raise ValueError(f"ridge must be a finite number, 0 or more, got {self.ridge}")
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Refuse (one ``ValueError`` line) a plan bigger than the limits tournaments have
+        ([`golfsim.runs.limits`][]): too many self-play tasks per generation, too many evaluation tasks, or more
+        evaluation margins than fit in memory. Counted arithmetically, before any task is made."""
+        from golfsim.runs.limits import MAX_TASKS, check_memory, refuse_over
+
+        tasks = sum(math.ceil(max(1, round(self.games * share)) / CHUNK) for *_, share in TABLES)
+        refuse_over("--games: self-play tasks per generation", tasks, MAX_TASKS,
+                    f"give at most about {MAX_TASKS * CHUNK // 2:,} --games")
+        refuse_over("--eval-deals: evaluation tasks per curve point", math.ceil(self.eval_deals / CHUNK), MAX_TASKS,
+                    "give fewer --eval-deals")
+        check_memory("--eval-deals: a point of the learning curve", 2 * 8 * self.eval_deals,
+                     "give fewer --eval-deals")
 
     def resumable_with(self, other: LearnConfig) -> bool:
         """True when a checkpoint made with ``other`` can be continued with these settings (only the number of
@@ -208,20 +227,47 @@ def load_checkpoint(path: Path, config: LearnConfig) -> State:
     Raises
     ------
     ValueError
-        When the file cannot be read or was made with other settings.
+        When the file cannot be read (truncated, not a checkpoint, a field missing or of the wrong type), holds
+        arrays of the wrong shape or numbers that are not finite, or was made with other settings.
     """
     try:
-        with np.load(path) as data:
-            saved = LearnConfig(**json.loads(str(data["config"])))
+        with np.load(path, allow_pickle=False) as data:
+            saved = json.loads(str(data["config"]))
+            if not isinstance(saved, dict):
+                raise ValueError("its settings are not a JSON object")
+            saved = LearnConfig(**saved)
+            curve = json.loads(str(data["curve"]))
             state = State(int(data["generation"]), data["weights"].copy(), data["a_sums"].copy(),
-                          data["b_sums"].copy(), data["counts"].copy(), json.loads(str(data["curve"])),
-                          int(data["deals"]))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"cannot read the checkpoint {path}: {e}") from None
+                          data["b_sums"].copy(), data["counts"].copy(), curve, int(data["deals"]))
+    except (OSError, ValueError, KeyError, TypeError, OverflowError, EOFError, zipfile.BadZipFile) as e:
+        text = " ".join(str(e).split()) or type(e).__name__
+        raise ValueError(f"cannot read the checkpoint {path} ({text}); pass --fresh to start over or choose "
+                         "another --out") from None
+    problem = _state_problem(state)
+    if problem is not None:
+        raise ValueError(f"the checkpoint {path} is damaged ({problem}); pass --fresh to start over or choose "
+                         "another --out")
     if not config.resumable_with(saved):
         raise ValueError(f"the checkpoint {path} was made with other settings ({saved}); pass --fresh to start "
                          "over or choose another --out")
     return state
+
+
+def _state_problem(state: State) -> str | None:
+    """What makes a loaded state unusable (a shape, a number that is not finite, a negative count), or ``None``."""
+    shapes = {"weights": (NUM_ROWS, NUM_FEATURES), "a_sums": (NUM_ROWS, NUM_FEATURES, NUM_FEATURES),
+              "b_sums": (NUM_ROWS, NUM_FEATURES), "counts": (NUM_ROWS,)}
+    for name, shape in shapes.items():
+        array = getattr(state, name)
+        if array.shape != shape or array.dtype.kind not in "iuf":
+            return f"{name} is {array.dtype} of shape {array.shape}, not numbers of shape {shape}"
+        if not np.all(np.isfinite(array)):
+            return f"{name} holds numbers that are not finite"
+    if np.any(state.counts < 0) or state.generation < 0 or state.deals < 0:
+        return "a negative count"
+    if not isinstance(state.curve, list) or not all(isinstance(row, dict) for row in state.curve):
+        return "its learning curve is not a list of rows"
+    return None
 
 
 def write_curve(path: Path, curve: list[dict]) -> None:
@@ -294,7 +340,7 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
                 with held_signals():
                     write_curve(out / "curve.csv", state.curve)
             while state.generation < config.generations:
-                state = _generation(config, state, pool, progress)
+                state = _generation(config, state, pool, progress, threads)
                 if state.generation % config.eval_every == 0 or state.generation == config.generations:
                     t0 = time.perf_counter()
                     point = curve_point(state.weights, config, pool)
@@ -311,17 +357,23 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
     return state
 
 
-def _generation(config: LearnConfig, state: State, pool: ThreadPoolExecutor, progress) -> State:
+def _generation(config: LearnConfig, state: State, pool: ThreadPoolExecutor, progress, threads: int = 1) -> State:
     t0 = time.perf_counter()
     tasks = generation_tasks(config, state.generation)
-    futures = [pool.submit(_self_play_task, packed, state.weights, config, first, n) for packed, first, n in tasks]
+    # a bounded window of chunks in flight: each result holds NUM_ROWS normal equations (~116 KB), so submitting
+    # every chunk at once held them all until the generation ended
+    window = 2 * threads + 2
+    futures: collections.deque = collections.deque()
+    queued = iter(tasks)
     a = np.zeros_like(state.a_sums)
     b = np.zeros_like(state.b_sums)
     counts = np.zeros_like(state.counts)
     stats = None
     deals = state.deals
-    for future, (_, _, n) in zip(futures, tasks, strict=True):
-        ca, cb, cc, cs = future.result()  # in task order: the sums do not depend on which thread finished first
+    for _, _, n in tasks:
+        for packed, first, size in itertools.islice(queued, window - len(futures)):
+            futures.append(pool.submit(_self_play_task, packed, state.weights, config, first, size))
+        ca, cb, cc, cs = futures.popleft().result()  # in task order: the sums do not depend on which thread won
         a += ca
         b += cb
         counts += cc

@@ -85,7 +85,8 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
         raise ValueError(f"{str(directory)!r} is an existing file; give another --out directory")
     config_path = directory / CONFIG_FILE
     if not config_path.is_file():
-        if any(not (p.name in empty_dirs and p.is_dir() and not any(p.iterdir())) for p in directory.iterdir()):
+        if any(not (p.name in empty_dirs and p.is_dir() and not any(p.iterdir()))
+               and not (p.name.startswith(".") and p.name.endswith(".lock")) for p in directory.iterdir()):
             raise ValueError(f"{str(directory)!r} holds files that are not {kind}; give another --out directory, or "
                              "--overwrite to write into it anyway")
         return {}

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from golfsim.atomic import process_umask, refuse_special, replace_file
 from golfsim.runs.interrupts import held_signals
 
 
@@ -31,12 +32,16 @@ def write_directory(target: Path | str, fill: Callable[[Path], list[Path]]) -> l
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".writing", dir=target.parent))
+    os.chmod(staging, 0o777 & ~process_umask())  # mkdtemp's 0700 would become the result folder's mode
     try:
         written = fill(staging)
         with held_signals():
             if not target.exists():
                 os.rename(staging, target)
             else:
+                for path in staging.iterdir():  # every target checked before any is replaced
+                    if path.is_file():
+                        refuse_special(target / path.name)
                 for path in staging.iterdir():
                     os.replace(path, target / path.name)
     finally:
@@ -68,13 +73,19 @@ def check_out_dir(path: Path, option: str = "--out") -> None:
 def write_file(path: Path | str, write: Callable[[Path], object]) -> Path:
     """Call ``write(temporary_path)`` on a hidden file next to ``path``, then rename it onto ``path``: a reader
     never sees half a file, and an interrupted write leaves only the hidden ``.<name>.tmp`` (which a later run may
-    remove); a write that fails (a full disk) removes it."""
+    remove); a write that fails (a full disk) removes it.
+
+    Only a regular file or a missing ``path`` is replaced: a character device is written through, and a directory,
+    FIFO, socket or block device is refused (``ValueError``, [`golfsim.atomic.refuse_special`][])."""
     path = Path(path)
+    if refuse_special(path) == "character device":
+        write(path)
+        return path
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         write(tmp)
-        os.replace(tmp, path)
-    except OSError:
+        replace_file(tmp, path)
+    except (OSError, ValueError):
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise

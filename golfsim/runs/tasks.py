@@ -43,11 +43,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from golfsim.core.errors import AgentError
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
 from golfsim.core.spec import TRUNCATED
@@ -458,7 +459,7 @@ def _run_window(tasks, futures: dict, window: int, submit, run: TaskRun, consume
             for j, nxt in itertools.islice(queued, 1):
                 futures[submit(nxt)] = j, nxt
         if failed is not None:
-            failed.result()
+            _raise_failure(failed)
 
 
 # ---------------------------------------------------------------- Python agents: worker processes
@@ -510,6 +511,20 @@ def _discard_pool(executor: ProcessPoolExecutor) -> None:
         with contextlib.suppress(Exception):
             process.terminate()
     executor.shutdown(wait=False, cancel_futures=True)
+
+
+class WorkerLost(AgentError):
+    """A worker process running a task ended without an answer (Dask's ``KilledWorker``, a broken process pool)."""
+
+
+def _raise_failure(future) -> None:
+    """Raise a failed task's exception; a worker process that died is one [`WorkerLost`][golfsim.runs.tasks.WorkerLost]
+    line, not the executor's traceback."""
+    err = future.exception()
+    if isinstance(err, BrokenExecutor) or type(err).__name__ == "KilledWorker":
+        raise WorkerLost(f"a worker process ended while playing games ({type(err).__name__}): an agent that exits "
+                         "or crashes its process, or a worker out of memory; the run stopped") from None
+    future.result()
 
 
 # ---------------------------------------------------------------- Dask
@@ -569,8 +584,13 @@ def dask_executor(spec: str) -> Iterator[Executor]:
     cluster = None
     if address == "local":
         n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+        import dask
+
+        # a task whose worker dies is tried on one more before KilledWorker: the default three retries restart
+        # worker processes (each importing golfsim and the agents again) for minutes before the run stops
+        with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)  # a task's error is our one line
         client = Client(cluster)
     else:
         try:

@@ -57,11 +57,17 @@ def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
                         refusal=refusal)
 
 
-def _check_fingerprint(out: Path, held: dict, fingerprint: str) -> None:
-    """Refuse to add to cells that code playing differently made (``held``: the directory's ``config.json``)."""
+def _check_fingerprint(out: Path, held: dict, fingerprint: str, standings: str) -> None:
+    """Refuse to add to cells that code playing differently made, or code computing standings (intervals, ratings)
+    differently (``held``: the directory's ``config.json``; a folder of a version before the standings fingerprint
+    has none, so its cells are refused too)."""
     if held and held.get("behaviour_fingerprint") != fingerprint:
         raise ValueError(f"{str(out)!r} holds cells made by code that plays differently (behaviour fingerprint "
                          f"{held.get('behaviour_fingerprint')}, now {fingerprint}); --overwrite to run them again")
+    if held and held.get("standings_fingerprint") != standings:
+        raise ValueError(f"{str(out)!r} holds cells whose standings and intervals were computed by other code "
+                         f"(standings fingerprint {held.get('standings_fingerprint')}, now {standings}); "
+                         "--overwrite to run them again")
 
 
 def _cell_problem(record, plan: SweepPlan) -> str | None:

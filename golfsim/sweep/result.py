@@ -13,6 +13,7 @@ import golfsim
 from golfsim.agents import plugins
 from golfsim.sweep.cells import _atomic_write, _write_json
 from golfsim.sweep.config import _RULE_OPTIONS, METRICS, Cell, SweepPlan, _show
+from golfsim.tournament.fingerprint import standings_fingerprint
 
 
 # ---------------------------------------------------------------- the result
@@ -113,6 +114,7 @@ def _config(plan: SweepPlan, done, fingerprint: str, out: Path, status: str) -> 
         "config_text": plan.text,
         "command": plugins.rerun_command(f"golfsim sweep {source} --out {out}"),
         "behaviour_fingerprint": fingerprint,
+        "standings_fingerprint": standings_fingerprint(),
         "status": status,
         "partial": complete < len(plan.cells),
         "cells_total": len(plan.cells),

@@ -70,6 +70,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     >>> res.table[["players", "end", "watch", "agent", "mean_score", "win_rate"]]  # doctest: +SKIP
     """
     from golfsim.runs.fingerprint import behaviour_fingerprint
+    from golfsim.tournament.fingerprint import standings_fingerprint
 
     plan = plan_sweep(config_or_path, games=games)
     out = Path(out) if out is not None else Path.cwd() / "results" / "sweeps" / plan.name
@@ -77,7 +78,7 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     with StopSignals() as stop:
         held = _claim(out, plan, overwrite)
         fingerprint = behaviour_fingerprint()
-        _check_fingerprint(out, held, fingerprint)
+        _check_fingerprint(out, held, fingerprint, standings_fingerprint())
         (out / "cells").mkdir(parents=True, exist_ok=True)
         for tmp in list(out.glob(".*.tmp")) + list(out.glob("cells/.*.tmp")):
             tmp.unlink()  # a write that a crash cut short: never read

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from golfsim.atomic import replace_file
+
 TRIALS_FILE = "trials.csv"
 CONFIG_FILE = "config.json"
 PLOT_FILE = "convergence.png"
@@ -215,7 +217,7 @@ def _atomic_text(path: Path, text: str) -> Path:
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(text)
-        os.replace(tmp, path)
+        replace_file(tmp, path, "the study's file")
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -223,15 +223,18 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
             TuningResult(agent=baseline, baseline=baseline, best=None, trials=pd.DataFrame(), reevaluation=None,
                          config=config, partial=True, seconds=0.0).write_config(directory)
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.CRITICAL)  # a storage fault is one line of ours, not its log
     distributions = {r.name: r.distribution() for r in space}
-    study = storage.open_study(optuna, None if directory is None else directory / storage.STUDY_FILE, request,
-                               resume)
+    db = None if directory is None else directory / storage.STUDY_FILE
+    guarded = storage.guarded(db)
     row_keys = ("trial", *(r.name for r in space), "objective", "objective_low", "objective_high", "state", "agent")
-    if directory is not None and resume and legacy:
-        for row in legacy_rows:
-            storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
-    running = _RunningStudy(study, storage.completed_rows(study, space)[:trials])
+    with guarded:
+        study = storage.open_study(optuna, db, request, resume)
+        if directory is not None and resume and legacy:
+            for row in legacy_rows:
+                storage.add_row(study, {k: _clean(row[k]) for k in row_keys}, space)
+        running = _RunningStudy(study, storage.completed_rows(study, space, str(db or "the study"))[:trials])
+    running.db = db
     rows = running.rows
 
     reporter = _TrialProgress(trials) if progress is True else None
@@ -296,6 +299,7 @@ class _RunningStudy:
     study: object
     rows: list[dict]
     untold: list = dataclass_field(default_factory=list)
+    db: object = None  # the study file, named in a storage fault's line
 
 
 def _play_trial(running: _RunningStudy, n: int, plan: _Plan, start_raw: dict | None, distributions: dict,
@@ -309,7 +313,8 @@ def _play_trial(running: _RunningStudy, n: int, plan: _Plan, start_raw: dict | N
     if n == 0 and start_raw is not None:
         raw = start_raw
     else:
-        asked = study.ask(distributions)
+        with storage.guarded(running.db):
+            asked = study.ask(distributions)
         raw = asked.params
     values = {r.name: r.value(raw[r.name]) for r in plan.space}
     candidate = _choice_for(plan.base, values)
@@ -322,10 +327,11 @@ def _play_trial(running: _RunningStudy, n: int, plan: _Plan, start_raw: dict | N
     # kept before it is committed: a stop held back during the commit is raised as the commit ends, and the trial it
     # committed must be in the files written after the stop too
     running.rows.append(row)
-    if asked is None:
-        storage.add_row(study, row, plan.space)
-    else:
-        storage.finish(study, asked, row)
+    with storage.guarded(running.db):
+        if asked is None:
+            storage.add_row(study, row, plan.space)
+        else:
+            storage.finish(study, asked, row)
     return ci["mean"]
 
 

@@ -14,8 +14,11 @@ attributes ``index`` (the trial's number in the study as golfsim counts it: comp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +29,89 @@ from golfsim.tuning.space import ParamRange
 
 STUDY_FILE = "study.db"
 STUDY_NAME = "golfsim-tune"
+
+
+LOCK_FILE = ".study.lock"
+LOCK_WAIT_SECONDS = 30
+"""How long a trial's commit waits for a study file that another program holds locked."""
+
+
+@contextlib.contextmanager
+def study_lock(directory: Path):
+    """Hold ``directory``'s study for this run: a second tune on the same folder is refused at once (an advisory
+    ``flock`` the system drops when the process ends, so a killed run leaves no stale lock).
+
+    Raises
+    ------
+    ValueError
+        When another run holds it, or the folder cannot be made.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no advisory lock
+        yield
+        return
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        from golfsim.atomic import os_error_text
+
+        raise ValueError(f"cannot use the study folder {str(directory)!r}: {os_error_text(err)}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(f"another tune is running on {str(directory)!r} now; wait for it to end, or give "
+                             "another --out") from None
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                (directory / LOCK_FILE).unlink()
+    finally:
+        os.close(fd)
+
+
+def _storage_error(err: BaseException) -> bool:
+    """True for what a damaged, locked or full study file raises inside optuna, SQLAlchemy or sqlite."""
+    if isinstance(err, (sqlite3.Error, KeyError, TypeError, RuntimeError)):
+        return True
+    modules = {type(e).__module__.split(".")[0] for e in (err, err.__cause__, err.__context__) if e is not None}
+    return bool(modules & {"sqlalchemy", "optuna", "sqlite3"})
+
+
+def _storage_message(path, err: BaseException) -> str:
+    cause = err
+    while cause.__cause__ is not None or cause.__context__ is not None:  # sqlite's own words, under the wrappers
+        cause = cause.__cause__ or cause.__context__
+    err = cause if isinstance(cause, sqlite3.Error) else err
+    text = " ".join(str(err).split("\n")[0].split()) or type(err).__name__
+    low = text.lower()
+    if "database is locked" in low:
+        return (f"the study file {path} is locked by another program (waited {LOCK_WAIT_SECONDS} s); let it finish, "
+                "or give another --out")
+    if "disk is full" in low or "no space left" in low:
+        return f"cannot write the study file {path}: No space left on device (ENOSPC); free some room and --resume"
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return (f"the study file {path} is damaged or not a golfsim study ({type(err).__name__}: {text}); remove it or "
+            "give another --out")
+
+
+@contextlib.contextmanager
+def guarded(path):
+    """Turn what a damaged, locked or full study file raises (optuna, SQLAlchemy, sqlite errors, missing keys) into
+    one ``ValueError`` line naming ``path``."""
+    try:
+        yield
+    except ValueError:
+        raise
+    except Exception as err:
+        if not _storage_error(err):
+            raise
+        raise ValueError(_storage_message(path, err)) from None
 
 
 def storage_url(path: Path | str) -> str:
@@ -51,7 +137,10 @@ def open_study(optuna, path: Path | None, request: dict, resume: bool):
     path = Path(path)
     if path.exists() and not resume:
         path.unlink()
-    storage = optuna.storages.RDBStorage(storage_url(path), engine_kwargs={"connect_args": {"timeout": 30}})
+    if path.is_dir():
+        raise ValueError(f"the study file {path} is a directory; remove it or give another --out")
+    storage = optuna.storages.RDBStorage(storage_url(path),
+                                         engine_kwargs={"connect_args": {"timeout": LOCK_WAIT_SECONDS}})
     names = [s.study_name for s in optuna.get_all_study_summaries(storage)]
     if STUDY_NAME not in names:
         study = optuna.create_study(direction="minimize", study_name=STUDY_NAME, storage=storage)
@@ -70,17 +159,38 @@ def open_study(optuna, path: Path | None, request: dict, resume: bool):
     return study
 
 
-def completed_rows(study, space: tuple[ParamRange, ...]) -> list[dict]:
-    """The study's finished trials as rows of ``trials.csv``, in golfsim's trial order."""
+def completed_rows(study, space: tuple[ParamRange, ...], where: str = "the study") -> list[dict]:
+    """The study's finished trials as rows of ``trials.csv``, in golfsim's trial order.
+
+    Raises
+    ------
+    ValueError
+        When a finished trial lacks golfsim's record (its ``index`` or ``agent``, a parameter, a finite value), or
+        the trials are not numbered 0, 1, 2, ... once each (an edited or merged study).
+    """
     from optuna.trial import TrialState
 
     rows = []
     for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
         attrs = t.user_attrs
-        rows.append({"trial": int(attrs["index"]), **{r.name: r.value(t.params[r.name]) for r in space},
+        index, agent = attrs.get("index"), attrs.get("agent")
+        missing = [name for name, ok in (("index", isinstance(index, int) and not isinstance(index, bool)),
+                                         ("agent", isinstance(agent, str)),
+                                         ("value", isinstance(t.value, float) and math.isfinite(t.value)),
+                                         *((r.name, isinstance(t.params.get(r.name), (int, float))) for r in space))
+                   if not ok]
+        if missing:
+            raise ValueError(f"{where}: finished trial {t.number} has no usable {missing[0]!r} (an edited or damaged "
+                             "study); remove the study or give another --out")
+        rows.append({"trial": index, **{r.name: r.value(t.params[r.name]) for r in space},
                      "objective": float(t.value), "objective_low": attrs.get("objective_low"),
-                     "objective_high": attrs.get("objective_high"), "state": "COMPLETE", "agent": attrs["agent"]})
+                     "objective_high": attrs.get("objective_high"), "state": "COMPLETE", "agent": agent})
     rows.sort(key=lambda row: row["trial"])
+    numbers = [row["trial"] for row in rows]
+    if numbers != list(range(len(rows))):
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        what = f"two trials numbered {twice[0]}" if twice else f"trials numbered {numbers[:6]}, not 0, 1, 2, ..."
+        raise ValueError(f"{where}: {what} (an edited or merged study); remove the study or give another --out")
     return rows
 
 

@@ -201,3 +201,11 @@ def test_a_list_of_seeds_seeds_each_env_and_none_plays_its_next_game():
     np.testing.assert_array_equal(obs["observation"][1], second_obs["observation"])
     with pytest.raises(ValueError, match="give one seed per env: 2 seeds, got 3"):
         venv.reset(seed=[1, 2, 3])
+
+
+def test_step_before_reset_is_refused():
+    env = golf_gym.GolfVectorEnv(num_envs=2)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    obs, info = env.reset(seed=3)
+    assert info["action_mask"].any(axis=1).all()  # after reset every env has a legal action

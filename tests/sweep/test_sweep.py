@@ -331,3 +331,18 @@ def test_the_table_does_not_depend_on_the_thread_count(tmp_path):
     one = run_sweep(path, out=tmp_path / "one", threads=1).table
     two = run_sweep(path, out=tmp_path / "two", threads=2).table
     assert len(one) == 2 * 3 + 2 * 3 and one.equals(two)
+
+
+@pytest.mark.parametrize("edit", ["older version", "other statistics"])
+def test_cells_whose_intervals_other_code_computed_are_not_reused(tmp_path, edit):
+    path = config(tmp_path, small())
+    run_sweep(path, out=tmp_path / "out")
+    recorded = json.loads((tmp_path / "out" / "config.json").read_text())
+    if edit == "older version":  # a folder written before the standings fingerprint existed
+        del recorded["standings_fingerprint"]
+    else:
+        recorded["standings_fingerprint"] = "0123456789abcdef"
+    (tmp_path / "out" / "config.json").write_text(json.dumps(recorded))
+    with pytest.raises(ValueError, match="standings and intervals were computed by other code"):
+        run_sweep(path, out=tmp_path / "out")
+    run_sweep(path, out=tmp_path / "out", overwrite=True)  # the way out the message names

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import typer
+
 from golfsim.cli.shared import app, err
 
 
@@ -31,8 +33,13 @@ def cache_warm():
         if compiling is not None:
             compiling.resume()
 
-    say(f"compiling into {CACHE_DIR} ...")
-    records = warm(say=say)
+    try:
+        say(f"compiling into {CACHE_DIR} ...")
+        records = warm(say=say)
+    except KeyboardInterrupt:
+        err.print("interrupted: what was compiled so far is cached; run golfsim cache-warm again to finish",
+                  markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     total = sum(r["seconds"] for r in records)
     err.print(f"cache warm: {sum(r['compiles'] for r in records)} functions compiled in {total:.0f} s",
               highlight=False)
