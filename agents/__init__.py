@@ -1,7 +1,7 @@
 """golfsim's agents: the built-in policies and the registry where users add their own.
 
-``parse_agent("pair-builder:keep_threshold=8")`` turns a name into an :class:`~golfsim.agents.base.AgentChoice`;
-``REGISTRY`` holds every registered :class:`~golfsim.agents.base.AgentSpec`.
+``parse_agent("pair-builder:keep_threshold=8")`` turns a name into an [`AgentChoice`][golfsim.agents.base.AgentChoice];
+``REGISTRY`` holds every registered [`AgentSpec`][golfsim.agents.base.AgentSpec].
 """
 
 from golfsim.agents.base import (

@@ -4,7 +4,7 @@ A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
 
     act(pub, rules, params, agent_rng, player) -> action
 
-- ``pub`` (int32 array): the public state described in :mod:`golfsim.core.spec` -- every face-up card, the whole
+- ``pub`` (int32 array): the public state described in [`golfsim.core.spec`][] -- every face-up card, the whole
   discard pile, stock size, counts of each rank never seen (``unseen``) and of the known stock after a recycle
   (``stock_known``), game totals before this hole, and ``HELD``, the stock card the player just drew.
   It never contains a face-down card or the stock order: those live in ``hid``, which agents are not given.
@@ -14,24 +14,24 @@ A compiled agent is a Numba function with the signature ``AGENT_SIGNATURE``::
   seat's; draw with ``rand_below(agent_rng, n)`` or ``rand_uniform(agent_rng)``.
 - ``player``: the seat to move (``pub[CURRENT]``).
 
-It returns one action id (:mod:`golfsim.core.spec`) that must be legal (``golfsim.core.engine.is_legal``);
+It returns one action id ([`golfsim.core.spec`][]) that must be legal (``golfsim.core.engine.is_legal``);
 the simulator stops with an error naming the agent and the move otherwise.
 
 Registration
 ------------
 Every agent the simulator calls through a function pointer -- ``ev``, ``pair-builder`` and every user agent -- is
-registered the same way, with :func:`register_compiled_agent`. Only ``random`` and ``greedy``, whose decisions cost
-a few tens of nanoseconds, are registered with a ``builtin_id`` and inlined into the kernels
-(:mod:`golfsim.agents.dispatch`). An agent that compiles different code for different rules (ev values the
+registered the same way, with [`register_compiled_agent`][golfsim.agents.base.register_compiled_agent]. Only ``random``
+and ``greedy``, whose decisions cost a few tens of nanoseconds, are registered with a ``builtin_id`` and inlined into
+the kernels ([`golfsim.agents.dispatch`][]). An agent that compiles different code for different rules (ev values the
 ``four_of_a_kind_bonus`` apart) passes ``variant_for``, a function of the packed rules that returns the compiled
-variant to use (see :func:`register_compiled_agent`).
+variant to use (see [`register_compiled_agent`][golfsim.agents.base.register_compiled_agent]).
 
 A plain-Python agent is any callable ``policy(observation) -> action`` where ``observation`` is the dict made by
 ``GolfEnv.observe`` (it holds ``"action_mask"``). A batched agent is a callable ``policy(batch) -> actions`` on a
-:class:`DecisionBatch`: the observation vectors and legal-action masks of many games waiting for its decision.
-Both play everywhere a compiled agent does (tournaments, experiments, sweeps, tuning), at tables mixed with
-compiled bots: the games are played many at a time in compiled code and stop for them
-(:mod:`golfsim.kernels.python_seats`).
+[`DecisionBatch`][golfsim.agents.base.DecisionBatch]: the observation vectors and legal-action masks of many games
+waiting for its decision. Both play everywhere a compiled agent does (tournaments, experiments, sweeps, tuning), at
+tables mixed with compiled bots: the games are played many at a time in compiled code and stop for them
+([`golfsim.kernels.python_seats`][]).
 """
 
 from __future__ import annotations
@@ -104,7 +104,8 @@ class Param:
     ``low``/``high``, which are only the values worth trying."""
 
     def check(self, value: float, agent: str = "") -> float:
-        """``value`` as a float after checking it is finite, of :attr:`kind` and within ``minimum``/``maximum``.
+        """``value`` as a float after checking it is finite, of [`kind`][golfsim.agents.base.Param.kind] and within
+        ``minimum``/``maximum``.
 
         Raises
         ------
@@ -154,9 +155,10 @@ class AgentSpec:
     """A registered agent.
 
     Exactly one of ``builtin_id`` (random or greedy, inlined into the kernels by id), ``function`` (a compiled
-    agent called through a function pointer, see :func:`register_compiled_agent`) or ``python`` (a factory
-    ``(params: dict) -> policy`` for the step API) is set. ``variant_for`` (only with ``function``) picks a
-    compiled variant for given packed rules.
+    agent called through a function pointer, see
+    [`register_compiled_agent`][golfsim.agents.base.register_compiled_agent]) or ``python`` (a factory ``(params: dict)
+    -> policy`` for the step API) is set. ``variant_for`` (only with ``function``) picks a compiled variant for given
+    packed rules.
     """
 
     name: str
@@ -171,14 +173,16 @@ class AgentSpec:
     are not all numbers (mc's base and rollout policies); default: the values in order."""
     batched: bool = False
     """With ``python``: the factory makes a batch policy ``policy(batch: DecisionBatch) -> actions`` (see
-    :func:`register_batched_agent`) rather than a policy of one observation dict."""
+    [`register_batched_agent`][golfsim.agents.base.register_batched_agent]) rather than a policy of one observation
+    dict."""
     sees_hidden: bool = False
-    """True for a research reference that is given the true hidden state (:mod:`golfsim.core.worlds`); its label says
+    """True for a research reference that is given the true hidden state ([`golfsim.core.worlds`][]); its label says
     so."""
 
     @property
     def built_in(self) -> bool:
-        """True for the agents golfsim ships (:data:`BUILT_IN_AGENTS`), however they are dispatched."""
+        """True for the agents golfsim ships ([`BUILT_IN_AGENTS`][golfsim.agents.base.BUILT_IN_AGENTS]), however they
+        are dispatched."""
         return self.name in BUILT_IN_AGENTS
 
     @property
@@ -226,7 +230,8 @@ class AgentChoice:
 
     @property
     def label(self) -> str:
-        """:attr:`spec_string`, marked when the agent sees hidden cards (:data:`SEES_HIDDEN_MARK`)."""
+        """[`spec_string`][golfsim.agents.base.AgentChoice.spec_string], marked when the agent sees hidden cards
+        ([`SEES_HIDDEN_MARK`][golfsim.agents.base.SEES_HIDDEN_MARK])."""
         return self.spec_string + SEES_HIDDEN_MARK if self.spec.sees_hidden else self.spec_string
 
     def param_vector(self) -> np.ndarray:
@@ -265,8 +270,8 @@ def register(spec: AgentSpec) -> AgentSpec:
     Raises
     ------
     ValueError
-        For a name the command line cannot name (:data:`NAME_PATTERN`), a name taken, too many parameters, or a
-        parameter whose default its own kind or bounds refuse.
+        For a name the command line cannot name ([`NAME_PATTERN`][golfsim.agents.base.NAME_PATTERN]), a name taken, too
+        many parameters, or a parameter whose default its own kind or bounds refuse.
     """
     if not isinstance(spec.name, str) or not NAME_PATTERN.fullmatch(spec.name):
         raise ValueError(f"agent name {spec.name!r} cannot be named on the command line: use lower case letters, "
@@ -314,7 +319,7 @@ def register_compiled_agent(name: str, description: str, function, params=(), *,
         Documented parameters with defaults, read from ``params[i]`` in the order given.
     variant_for : callable, optional
         ``variant_for(rules) -> function``: the compiled function to play under the packed rules ``rules``
-        (``Rules.pack()``, indices in :mod:`golfsim.core.spec`), for an agent that compiles separate code for
+        (``Rules.pack()``, indices in [`golfsim.core.spec`][]), for an agent that compiles separate code for
         some rule options. Each variant follows the same rules as ``function``, which plays when there is no hook.
         ev uses it to compile its ``four_of_a_kind_bonus`` valuation only for rules that have the bonus.
     """
@@ -342,7 +347,8 @@ def register_python_agent(name: str, description: str, factory: Callable, params
 
 def register_batched_agent(name: str, description: str, factory: Callable, params=()) -> AgentSpec:
     """Register a batched agent: ``factory(params: dict) -> policy``, where ``policy(batch)`` takes a
-    :class:`DecisionBatch` of ``n`` decisions and returns ``n`` legal actions (any integer sequence or array).
+    [`DecisionBatch`][golfsim.agents.base.DecisionBatch] of ``n`` decisions and returns ``n`` legal actions (any integer
+    sequence or array).
 
     The policy is called once per step for many games in flight, all waiting for the same seat, so a numpy or
     neural-network policy decides for hundreds of games per call. It may draw on ``batch.random`` (one uniform
@@ -358,7 +364,7 @@ class DecisionBatch:
     Attributes
     ----------
     observations : ndarray, float32 (n, size)
-        What the seat may know (:mod:`golfsim.game.observation`: seen from the seat, itself first).
+        What the seat may know ([`golfsim.game.observation`][]: seen from the seat, itself first).
     masks : ndarray, uint8 (n, NUM_ACTIONS)
         1 where an action is legal.
     seat : int
@@ -399,7 +405,7 @@ whole); it raises ``ValueError`` with one line when the agent cannot play."""
 
 
 def parse_agent(text) -> AgentChoice:
-    """Parse ``"name"`` or ``"name:param=value,param=value"`` into an :class:`AgentChoice`.
+    """Parse ``"name"`` or ``"name:param=value,param=value"`` into an [`AgentChoice`][golfsim.agents.base.AgentChoice].
 
     Raises
     ------

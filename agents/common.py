@@ -158,8 +158,9 @@ def flip_choice(pub, rules, player, flip_last):
 
 @leaf
 def flip_move(pub, rules, player):
-    """The move greedy and pair-builder make alike when the phase is about flips: :func:`opening_flip` in OPEN,
-    :func:`flip_choice` (never going out) in FLIP; -1 in START and HOLD, where each decides for itself."""
+    """The move greedy and pair-builder make alike when the phase is about flips:
+    [`opening_flip`][golfsim.agents.common.opening_flip] in OPEN, [`flip_choice`][golfsim.agents.common.flip_choice]
+    (never going out) in FLIP; -1 in START and HOLD, where each decides for itself."""
     phase = pub[PHASE]
     if phase == OPEN:
         return opening_flip(pub, rules, player)
@@ -178,7 +179,7 @@ def stalled(pub, rules):
 
 @leaf
 def stalled_at(recycles, turn, turn_cap):
-    """:func:`stalled` from the recycle count, the turn number and ``turn_cap``."""
+    """[`stalled`][golfsim.agents.common.stalled] from the recycle count, the turn number and ``turn_cap``."""
     return recycles >= 2 or 2 * turn >= turn_cap
 
 
@@ -189,13 +190,14 @@ J or Q), and the bonus ev gives an action that covers a face-down card then."""
 
 @leaf
 def stall_floor(pub, rules, h):
-    """The worth ``h`` of a face-down card, raised to ``STALL_HIDDEN`` once the deal has :func:`stalled`."""
+    """The worth ``h`` of a face-down card, raised to ``STALL_HIDDEN`` once the deal has
+    [`stalled`][golfsim.agents.common.stalled]."""
     return stall_floor_at(pub[RECYCLES], pub[TURN], rules[R_TURN_CAP], h)
 
 
 @leaf
 def stall_floor_at(recycles, turn, turn_cap, h):
-    """:func:`stall_floor` from the recycle count, the turn number and ``turn_cap``."""
+    """[`stall_floor`][golfsim.agents.common.stall_floor] from the recycle count, the turn number and ``turn_cap``."""
     if stalled_at(recycles, turn, turn_cap) and h < STALL_HIDDEN:
         return STALL_HIDDEN
     return h

@@ -5,23 +5,24 @@ There are two routes, chosen for speed where it pays and for compile time where 
 - *Inlined*: ``random`` and ``greedy`` are called by id in ``decide``, whose branches the compiler inlines into the
   game loop. Their decisions cost a few tens of nanoseconds, so a call passing four arrays (each a
   seven-field struct) is a large share of it, so inlining makes both clearly faster (docs/performance.md). When one of
-  them plays every seat, :func:`golfsim.kernels.simulate.kernel_for` picks a kernel that passes its id to ``decide`` as
-  a constant, so the dispatch folds away (:func:`golfsim.kernels.simulate.play_games_greedy`, ``play_games_random``).
+  them plays every seat, [`golfsim.kernels.simulate.kernel_for`][] picks a kernel that passes its id to ``decide`` as
+  a constant, so the dispatch folds away ([`golfsim.kernels.simulate.play_games_greedy`][], ``play_games_random``).
   Under rules without ``reveal_instead_of_draw`` or ``discard_and_flip`` the compact kernels of
-  :mod:`golfsim.kernels.self_play` play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
-- *By pointer*: every agent registered with :func:`~golfsim.agents.base.register_compiled_agent` -- ``ev``,
-  ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
+  [`golfsim.kernels.self_play`][] play those tables instead, calling greedy's own ``start_choice`` and ``hold_choice``.
+- *By pointer*: every agent registered with [`register_compiled_agent`][golfsim.agents.base.register_compiled_agent] --
+  ``ev``, ``pair-builder`` and every user agent alike -- is a first-class function of ``AGENT_SIGNATURE`` in the
   ``agent_fns`` tuple, at ids from ``USER_AGENT_BASE``. The kernel holds only an indirect call, so an agent's code
   is compiled once, only when it plays, and is not re-optimised inside every kernel that could call it: the first
   run of all built-ins compiles about twice as fast. An indirect call costs nothing measurable next to ev's
-  decisions, which take far longer. Which compiled function plays is :func:`pointer_function`'s
-  answer: the registered function, or the variant its ``variant_for`` hook picks for the rules.
+  decisions, which take far longer. Which compiled function plays is
+  [`pointer_function`][golfsim.agents.dispatch.pointer_function]'s answer: the registered function, or the variant its
+  ``variant_for`` hook picks for the rules.
 
 Each agent is handed only its own random stream: ``decide`` passes ``agent_rng[player:player + 1]``, the one-element
 view of the seat's stream, so an agent cannot draw from (or advance) another seat's.
 
-``decide`` is a leaf (:data:`golfsim._numba.jit.leaf`); like every leaf it may only be called from ``hot`` or ``leaf``
-functions. From Python, use :func:`act`.
+``decide`` is a leaf (`golfsim._numba.jit.leaf`); like every leaf it may only be called from ``hot`` or ``leaf``
+functions. From Python, use [`act`][golfsim.agents.dispatch.act].
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def pointer_function(spec, rules: np.ndarray):
 
 
 def act(choice, pub, rules, agent_rng, player) -> int:
-    """One decision of the compiled agent ``choice`` (an :class:`~golfsim.agents.base.AgentChoice`), called from Python.
+    """One decision of the compiled agent ``choice`` (an [`AgentChoice`][golfsim.agents.base.AgentChoice]), called from
+    Python.
 
     ``agent_rng`` holds one stream per seat (as in the kernels); only ``agent_rng[player]`` is given to the agent
     and advanced.
@@ -120,7 +122,7 @@ one compiled kernel for every such mix; each slot has to be unboxed at every ker
 
 
 class AgentFunctions(tuple):
-    """The agents a kernel calls by pointer, padded with :func:`unused_slot`.
+    """The agents a kernel calls by pointer, padded with [`unused_slot`][golfsim.agents.dispatch.unused_slot].
 
     Its Numba type is registered below, so a kernel call does not inspect every function again (``typeof`` of every
     dispatcher took longer than a slice of play).

@@ -57,14 +57,14 @@ A layout's value is the sum of its column values: the agent's expected final sco
 - Tip (d), ``watch_discard``: when the next player gets a turn after this action, leaving card ``c`` on the discard
   pile costs ``watch_discard`` times the points ``c`` would save the next player by completing one of their column
   pairs (in expectation when ``c`` is the unseen card under a covered face-down position).
-- A stalled deal (:func:`golfsim.agents.common.stalled`: two recycles, or half of ``turn_cap`` turns) gives every
+- A stalled deal ([`golfsim.agents.common.stalled`][]: two recycles, or half of ``turn_cap`` turns) gives every
 action that
   covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
 
 Every action's value
 --------------------
-:func:`ev_action_values` writes the value ev gives each legal action (the numbers the decision rule compares), for
-hints; ev plays the lowest, with the tie-breaks above.
+[`ev_action_values`][golfsim.agents.expected_value.ev_action_values] writes the value ev gives each legal action (the
+numbers the decision rule compares), for hints; ev plays the lowest, with the tie-breaks above.
 
 Parameters
 ----------
@@ -154,25 +154,28 @@ BIG = 1e9
 STALL = STALL_HIDDEN
 
 DecisionContext = namedtuple("DecisionContext", "mu hh inv_u nd w c0 c1 c2 now stall last limit fin_rest blind_out")
-DecisionContext.__doc__ = """What every valuation of one decision starts from (:func:`decision_context`).
+DecisionContext.__doc__ = """What every valuation of one decision starts from
+([`decision_context`][golfsim.agents.expected_value.decision_context]).
 
-- ``mu``, ``hh``, ``inv_u``, ``nd``, ``w`` (:func:`counting`): mean points of an unseen card, expected value of a
-  column of two face-down cards, ``1 / U``, expected draws per stock card of a rank, and the pair weight in force;
+- ``mu``, ``hh``, ``inv_u``, ``nd``, ``w`` ([`counting`][golfsim.agents.expected_value.counting]): mean points of an
+  unseen card, expected value of a column of two face-down cards, ``1 / U``, expected draws per stock card of a rank,
+  and the pair weight in force;
 - ``c0``, ``c1``, ``c2``: the values of the player's three columns, and ``now``, the layout's value;
 - ``stall``: the bonus for covering a face-down card (non-zero once the deal has
-:func:`~golfsim.agents.common.stalled`);
+[`stalled`][golfsim.agents.common.stalled]);
 - ``last``: the position of the one face-down card left (int, -1 when there are more or none); then ``limit``
-  (:func:`out_limit`), the highest final score allowed when going out, ``fin_rest``, the final score of the other
-  two columns, and ``blind_out``, the value of exposing the last card blind (``BIG`` when not allowed).
+  ([`out_limit`][golfsim.agents.expected_value.out_limit]), the highest final score allowed when going out,
+  ``fin_rest``, the final score of the other two columns, and ``blind_out``, the value of exposing the last card blind
+  (``BIG`` when not allowed).
 """
 
 NO_RANKS = (-1, -1, -1, -1, -1, -1)
 NO_GAINS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 DiscardWatch = namedtuple("DiscardWatch", "needed pen_unseen ranks gains")
-DiscardWatch.__doc__ = """Tip (d), what the next player needs from the discard pile (:func:`discard_watch`):
-``needed`` (bit ``r`` set when a card of rank ``r`` completes one of their pairs), ``pen_unseen`` (the weighted
-expected penalty of leaving an unseen card), ``ranks`` and ``gains`` (six each: the points a card of ``ranks[j]``
-saves them); all zero (ranks -1) when the tip does not apply."""
+DiscardWatch.__doc__ = """Tip (d), what the next player needs from the discard pile
+([`discard_watch`][golfsim.agents.expected_value.discard_watch]): ``needed`` (bit ``r`` set when a card of rank ``r``
+completes one of their pairs), ``pen_unseen`` (the weighted expected penalty of leaving an unseen card), ``ranks`` and
+``gains`` (six each: the points a card of ``ranks[j]`` saves them); all zero (ranks -1) when the tip does not apply."""
 
 
 # ---------------------------------------------------------------- column and layout values
@@ -334,7 +337,7 @@ def _partner_score(pub, rules, base, k, now, c0, c1, c2, last, stall):
 @leaf
 def draw_value(pub, rules, base, throw, ctx):
     """Expected value of drawing for the layout at ``base`` with column values ``ctx.c0, c1, c2`` (a
-    :data:`DecisionContext`): over the draw distribution, the best of ``throw`` and placing the card at each
+    `DecisionContext`): over the draw distribution, the best of ``throw`` and placing the card at each
     position. ``ctx.last`` (-1 for none) is the last face-down position: covering it goes out with the final score
     ``fin_rest + column_score(card, partner)``, allowed up to ``limit``; ``stall`` is subtracted from every move that
     covers a face-down card.
@@ -342,7 +345,8 @@ def draw_value(pub, rules, base, throw, ctx):
     Placements are grouped so that each rank costs a few operations: every position whose partner is face down
     gives the same new column (only the best old column matters), and next to a face-up partner ``p`` the new
     column scores ``points(card) + points(p)`` unless the card pairs ``p``. Rules without a
-    ``four_of_a_kind_bonus`` only: :func:`draw_value_reference` values those."""
+    ``four_of_a_kind_bonus`` only: [`draw_value_reference`][golfsim.agents.expected_value.draw_value_reference] values
+    those."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
     last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
     now = c0 + c1 + c2
@@ -423,9 +427,10 @@ def _pair_option(pub, rules, base, k, x_k):
 
 @hot
 def draw_value_reference(pub, rules, base, throw, ctx):
-    """:func:`draw_value` written plainly, every placement valued with :func:`layout_value` (used with
-    ``four_of_a_kind_bonus``, and by the tests as the reference for the fast version). It takes the same arguments
-    and ignores ``ctx.c0, c1, c2`` and ``fin_rest``, which it recomputes."""
+    """[`draw_value`][golfsim.agents.expected_value.draw_value] written plainly, every placement valued with
+    [`layout_value`][golfsim.agents.expected_value.layout_value] (used with ``four_of_a_kind_bonus``, and by the tests
+    as the reference for the fast version). It takes the same arguments and ignores ``ctx.c0, c1, c2`` and ``fin_rest``,
+    which it recomputes."""
     mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
     last, limit, stall = ctx.last, ctx.limit, ctx.stall
     dof = draw_offset(pub, rules)
@@ -455,7 +460,7 @@ def draw_value_reference(pub, rules, base, throw, ctx):
 def opponents_estimate(pub, rules, player, mu, hh, inv_u, draw):
     """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
     plus the expectation of face-down ones, minus the expected gain of one draw (valued with ``draw``, see
-    :func:`ev_decide`) with ``one_last_turn``."""
+    [`ev_decide`][golfsim.agents.expected_value.ev_decide]) with ``one_last_turn``."""
     last_hole = pub[HOLE] == rules[R_HOLES] - 1
     one_last_turn = rules[R_END] == 1 and pub[ENDER] < 0
     best = 1e18
@@ -539,7 +544,8 @@ def needs(pub, rules, player, mu, inv_u):
 
 @leaf
 def need_gain(ranks, gains, card):
-    """Points ``card`` saves the next player (from :func:`needs`); 0 when it completes none of their pairs."""
+    """Points ``card`` saves the next player (from [`needs`][golfsim.agents.expected_value.needs]); 0 when it completes
+    none of their pairs."""
     best = 0.0
     for j in range(6):
         if ranks[j] == card and gains[j] > best:
@@ -573,7 +579,8 @@ def discard_penalty(pub, rules, params, player, card, goes_out, mu, hh, inv_u):
 @hot
 def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall):
     """Value of putting ``card`` at position ``k`` of the agent's layout before tip (d), the whole layout valued
-    again with :func:`layout_value` (used with ``four_of_a_kind_bonus`` and as the tests' reference)."""
+    again with [`layout_value`][golfsim.agents.expected_value.layout_value] (used with ``four_of_a_kind_bonus`` and as
+    the tests' reference)."""
     if k == last:
         return going_out_value(layout_value(pub, rules, base, k, card, mu, hh, inv_u, 0.0, 0.0), limit) - stall
     v = layout_value(pub, rules, base, k, card, mu, hh, inv_u, nd, w)
@@ -584,7 +591,8 @@ def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last,
 
 @hot
 def best_placement_reference(pub, rules, params, player, base, card, best, ctx, watch):
-    """:func:`best_placement` written plainly with :func:`place_value_reference` (with ``four_of_a_kind_bonus``, and
+    """[`best_placement`][golfsim.agents.expected_value.best_placement] written plainly with
+    [`place_value_reference`][golfsim.agents.expected_value.place_value_reference] (with ``four_of_a_kind_bonus``, and
     the tests' reference). It takes the same arguments and recomputes what ``ctx`` and ``watch`` summarise."""
     mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
     last, limit, stall = ctx.last, ctx.limit, ctx.stall
@@ -601,10 +609,11 @@ def best_placement_reference(pub, rules, params, player, base, card, best, ctx, 
 @leaf
 def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
     """``(position, value)`` of the best placement of ``card`` if its value is below ``best`` (else position -1),
-    given the decision's :data:`DecisionContext` ``ctx``, tip (d) included (``watch``, a :data:`DiscardWatch`); ties
+    given the decision's `DecisionContext` ``ctx``, tip (d) included (``watch``, a `DiscardWatch`); ties
     go to the lowest position. Written with few
     branches: the positions' outcomes are hard to predict, and mispredicted branches cost more than the
-    arithmetic. Rules without a ``four_of_a_kind_bonus`` only: :func:`best_placement_reference` values those."""
+    arithmetic. Rules without a ``four_of_a_kind_bonus`` only:
+    [`best_placement_reference`][golfsim.agents.expected_value.best_placement_reference] values those."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
     last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
     needed, pen_unseen, ranks, gains = watch.needed, watch.pen_unseen, watch.ranks, watch.gains
@@ -634,8 +643,8 @@ def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
 
 @leaf_taking_functions
 def decision_context(pub, rules, params, player, draw):
-    """The :data:`DecisionContext` a decision of ``player`` starts from (``draw`` values the opponents' draws, see
-    :func:`ev_decide`)."""
+    """The `DecisionContext` a decision of ``player`` starts from (``draw`` values the opponents' draws, see
+    [`ev_decide`][golfsim.agents.expected_value.ev_decide])."""
     base = rules[R_OFF_VIEW] + 6 * player
     mu, hh, inv_u, nd, w = counting(pub, rules, params, player)
     c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, nd, w)
@@ -668,7 +677,7 @@ def decision_context(pub, rules, params, player, draw):
 
 @leaf
 def discard_watch(pub, rules, params, player, ctx):
-    """The :data:`DiscardWatch` of tip (d) for a decision of ``player``: what the next player needs."""
+    """The `DiscardWatch` of tip (d) for a decision of ``player``: what the next player needs."""
     if watch_applies(pub, rules, params, False):
         needed, pen_unseen, ranks, gains = needs(pub, rules, (player + 1) % rules[R_PLAYERS], ctx.mu, ctx.inv_u)
         return DiscardWatch(needed, pen_unseen * params[WATCH_DISCARD], ranks, gains)
@@ -678,9 +687,10 @@ def discard_watch(pub, rules, params, player, ctx):
 @leaf_taking_functions
 def ev_decide(pub, rules, params, player, draw, place):
     """Decision of the expected-value agent (see the module docstring), valuing draws with ``draw`` and placements
-    with ``place``: :func:`draw_value` and :func:`best_placement`, or with a ``four_of_a_kind_bonus`` their plain
-    references. Passing them as arguments compiles each pair on its own, so the common rules never compile the
-    reference code (about a third of ev's compile time)."""
+    with ``place``: [`draw_value`][golfsim.agents.expected_value.draw_value] and
+    [`best_placement`][golfsim.agents.expected_value.best_placement], or with a ``four_of_a_kind_bonus`` their plain
+    references. Passing them as arguments compiles each pair on its own, so the common rules never compile the reference
+    code (about a third of ev's compile time)."""
     phase = pub[PHASE]
     if phase == OPEN:
         return opening_flip(pub, rules, player)
@@ -746,8 +756,8 @@ def ev_act(pub, rules, params, agent_rng, player):
 
 @hot
 def ev_act_no_bonus(pub, rules, params, agent_rng, player):
-    """:func:`ev_act` compiled for rules without a ``four_of_a_kind_bonus`` only; under a bonus it returns -1, an
-    illegal action, rather than play with the wrong valuation."""
+    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules without a ``four_of_a_kind_bonus`` only;
+    under a bonus it returns -1, an illegal action, rather than play with the wrong valuation."""
     if rules[R_FOUR_BONUS] != 0:
         return -1
     return ev_decide(pub, rules, params, player, draw_value, best_placement)
@@ -755,14 +765,15 @@ def ev_act_no_bonus(pub, rules, params, agent_rng, player):
 
 @hot
 def ev_act_bonus(pub, rules, params, agent_rng, player):
-    """:func:`ev_act` compiled for rules with a ``four_of_a_kind_bonus`` only (-1 without one)."""
+    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules with a ``four_of_a_kind_bonus`` only (-1
+    without one)."""
     if rules[R_FOUR_BONUS] == 0:
         return -1
     return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
 
 
 def ev_variant(rules):
-    """ev's ``variant_for`` hook (:func:`golfsim.agents.base.register_compiled_agent`): the variant compiled for the
+    """ev's ``variant_for`` hook ([`golfsim.agents.base.register_compiled_agent`][]): the variant compiled for the
     packed ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
     bonus rules never compile the fast one."""
     return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus
@@ -771,8 +782,9 @@ def ev_variant(rules):
 # ---------------------------------------------------------------- every action's value (for hints)
 @leaf
 def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
-    """ev's value of putting ``card`` at position ``k``, tip (d) included: one position of :func:`best_placement`
-    (rules without a ``four_of_a_kind_bonus``), the same arithmetic in the same order."""
+    """ev's value of putting ``card`` at position ``k``, tip (d) included: one position of
+    [`best_placement`][golfsim.agents.expected_value.best_placement] (rules without a ``four_of_a_kind_bonus``), the
+    same arithmetic in the same order."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
     last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
     pr = rules[R_POINTS + card]
@@ -797,8 +809,8 @@ def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
 
 @leaf
 def place_value_at_reference(pub, rules, params, player, base, card, k, ctx, watch):
-    """:func:`place_value_at` for rules with a ``four_of_a_kind_bonus``: one position of
-    :func:`best_placement_reference`."""
+    """[`place_value_at`][golfsim.agents.expected_value.place_value_at] for rules with a ``four_of_a_kind_bonus``: one
+    position of [`best_placement_reference`][golfsim.agents.expected_value.best_placement_reference]."""
     v = place_value_reference(pub, rules, base, k, card, ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w, ctx.last,
                               ctx.limit, ctx.stall)
     return v + discard_penalty(pub, rules, params, player, pub[base + k], k == ctx.last, ctx.mu, ctx.hh, ctx.inv_u)
@@ -849,10 +861,10 @@ def ev_action_values(pub, rules, params, player, values):
 
     The unit is ev's: the expected final score of the player's layout this deal (lower is better) with its
     look-ahead (the chance of pairs to come), tip (d)'s discard penalty and the stall bonus, exactly the numbers
-    :func:`ev_decide` compares. A going-out move that tip (e) forbids is worth ``BIG``. Actions ev does not value
-    are NaN: illegal ones, the opening flips and, after a thrown draw with two or more face-down cards, the flips
-    (ev picks one by a rule of thumb). ev plays the lowest value; ties go to the draw (START) or the throw (HOLD),
-    then to the lowest position, and a flip of the last card beats a pass.
+    [`ev_decide`][golfsim.agents.expected_value.ev_decide] compares. A going-out move that tip (e) forbids is worth
+    ``BIG``. Actions ev does not value are NaN: illegal ones, the opening flips and, after a thrown draw with two or
+    more face-down cards, the flips (ev picks one by a rule of thumb). ev plays the lowest value; ties go to the draw
+    (START) or the throw (HOLD), then to the lowest position, and a flip of the last card beats a pass.
     """
     if rules[R_FOUR_BONUS] != 0:
         _ev_values(pub, rules, params, player, values, draw_value_reference, place_value_at_reference)

@@ -7,7 +7,7 @@ points:
 
 - ``h`` is the mean points of the cards nobody has seen (the ``unseen`` counts in ``pub``), so it follows the deal:
   about 5.5 at the start with one standard deck, lower once many high cards are out. With ``fixed_hidden=1`` it is
-  the parameter ``hidden_value`` instead. Once the deal has stalled (:func:`golfsim.agents.common.stalled`: two
+  the parameter ``hidden_value`` instead. Once the deal has stalled ([`golfsim.agents.common.stalled`][]: two
   recycles of
   the stock, or half of ``turn_cap`` turns) ``h`` is at least ``STALL_HIDDEN`` (10), so that face-down cards get
   covered and someone goes out.
@@ -189,7 +189,7 @@ def _first_max(ka, a, kb, b):
 @leaf
 def hidden_worth(params, unseen_cards, unseen_points, recycles, turn, turn_cap):
     """``h``, the worth of a face-down card: ``hidden_value`` or the mean of the unseen cards, raised once the deal
-    has stalled (:func:`golfsim.agents.common.stall_floor_at`)."""
+    has stalled ([`golfsim.agents.common.stall_floor_at`][])."""
     h = params[HIDDEN_VALUE] if params[FIXED_HIDDEN] != 0.0 else mean_points(unseen_cards, unseen_points)
     return stall_floor_at(recycles, turn, turn_cap, h)
 
@@ -198,7 +198,7 @@ def hidden_worth(params, unseen_cards, unseen_points, recycles, turn, turn_cap):
 def start_choice(view, rules, base, params, h, top, stock_n):
     """The START action for the layout ``view[base:base + 6]`` (ranks, -1 face down): take the top discard ``top``
     to its best position, or draw. ``view`` is ``pub``, or the compact self-play kernel's own array
-    (:mod:`golfsim.kernels.self_play`)."""
+    ([`golfsim.kernels.self_play`][])."""
     k, gain = best_placement(view, rules, base, h, top, False)
     if gain >= params[TAKE_GAIN] or stock_n == 0:
         return TAKE_DISCARD + k

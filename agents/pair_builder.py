@@ -3,10 +3,10 @@ come, and otherwise lowers single cards like greedy.
 
 Decision rule
 -------------
-The agent uses greedy's estimate of its layout (:func:`golfsim.agents.greedy.greedy_value`: face-up cards at their
+The agent uses greedy's estimate of its layout ([`golfsim.agents.greedy.greedy_value`][]: face-up cards at their
 points,
 column pairs as the rules score them, each face-down card worth ``h``, the mean points of the unseen cards, at least
-``STALL_HIDDEN`` (10) once the deal has stalled, see :func:`golfsim.agents.common.stalled`). The *gain* of putting card
+``STALL_HIDDEN`` (10) once the deal has stalled, see [`golfsim.agents.common.stalled`][]). The *gain* of putting card
 ``c`` at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
 
 Card ``c`` *completes a pair* at ``k`` when the card in the other row of ``k``'s column is a face-up ``c`` and the

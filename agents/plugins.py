@@ -1,13 +1,15 @@
 """Loading user agents: installed packages and local files register themselves on import.
 
-Two sources, read the first time an agent is looked up by name (:func:`ensure_loaded`), not when :mod:`agents`
-is imported, so a user module may itself import :mod:`golfsim.kernels.simulate` or anything else from golfsim:
+Two sources, read the first time an agent is looked up by name
+([`ensure_loaded`][golfsim.agents.plugins.ensure_loaded]), not when [`agents`][golfsim.agents] is imported, so a user
+module may itself import [`golfsim.kernels.simulate`][] or anything else from golfsim:
 
 - a package declares an entry point in the group ``golfsim.agents`` (its module registers agents on import);
 - the environment variable ``GOLFSIM_AGENT_MODULES`` lists module names or ``.py`` file paths, comma-separated.
 
 A module that cannot be loaded (missing, a syntax error, an exception while importing) raises
-:class:`PluginError`, a ``ValueError`` whose message is one line naming the module and the cause.
+[`PluginError`][golfsim.agents.plugins.PluginError], a ``ValueError`` whose message is one line naming the module and
+the cause.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def load_module(spec: str):
     A file's folder joins the *end* of ``sys.path`` (so Numba's cache can import it again by name in a later run),
     never the front: a file next to it that has a library's name (``pyarrow.py``) cannot take that library's
     place. While the module imports, what it prints goes to stderr, so a command's ``--format json`` output on
-    stdout stays one document; a ``sys.exit`` in it is a :class:`PluginError` like any other failure.
+    stdout stays one document; a ``sys.exit`` in it is a [`PluginError`][golfsim.agents.plugins.PluginError] like any
+    other failure.
 
     Raises
     ------
@@ -155,7 +158,8 @@ def loaded_from_environment() -> tuple[str, ...]:
 
 def rerun_command(command: str) -> str:
     """``command`` as a shell line that reruns as written: prefixed with ``GOLFSIM_AGENT_MODULES=...`` when agent
-    modules were loaded through that variable (:func:`loaded_from_environment`), unchanged otherwise.
+    modules were loaded through that variable
+    ([`loaded_from_environment`][golfsim.agents.plugins.loaded_from_environment]), unchanged otherwise.
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 mc (determinized Monte Carlo)
 -----------------------------
 At each decision (the opening flips excepted: those are ev's) ``mc`` samples ``samples`` worlds consistent with
-what it knows (:func:`golfsim.core.worlds.determinize`), and for every candidate action plays each world to the end of
+what it knows ([`golfsim.core.worlds.determinize`][]), and for every candidate action plays each world to the end of
 the deal, every seat following the rollout policy (ev by default). *Common random numbers*: every candidate meets
 the same worlds (same face-down cards, same stock order, same rollout streams), so the comparison between two
 actions is paired and a small sample still ranks them fairly.
@@ -17,7 +17,7 @@ Making it cheap and robust:
   advantage over ev's choice is more than ``confidence`` standard errors. The best of several noisy estimates is
   mostly luck, and this is what keeps few worlds from losing to ev.
 - *Horizon*: with ``horizon`` > 0 a rollout stops after that many more turns, and every player's layout is valued as
-  ev values it (:func:`golfsim.agents.expected_value.column_value`: the expected final score of the layout from public
+  ev values it ([`golfsim.agents.expected_value.column_value`][]: the expected final score of the layout from public
   information, the chance of pairs to come included). Deals that end earlier are scored exactly.
 
 The objective (lower is better) of one rollout is, with ``s`` the deal scores (exact, or valued at the horizon):
@@ -34,19 +34,19 @@ The objective (lower is better) of one rollout is, with ``s`` the deal scores (e
 
 Hints
 -----
-:func:`rollout_values` runs the same rollouts for every legal action in every world (no halving, no choice) and
-returns the raw values, per world and action; :mod:`golfsim.coach.hint` turns them into means and standard errors for
-``golfsim hint`` and the ``?`` key of ``golfsim play``. With ``halving=0`` and ``confidence=0`` on the same stream,
-mc plays the action whose mean objective there is lowest.
+[`rollout_values`][golfsim.agents.search.rollout_values] runs the same rollouts for every legal action in every world
+(no halving, no choice) and returns the raw values, per world and action; [`golfsim.coach.hint`][] turns them into means
+and standard errors for ``golfsim hint`` and the ``?`` key of ``golfsim play``. With ``halving=0`` and ``confidence=0``
+on the same stream, mc plays the action whose mean objective there is lowest.
 
 oracle
 ------
 ``oracle`` runs the same search on the one true world: it is given the real face-down cards, the real stock order
 and the deal stream (the simulator passes them to agents registered with ``sees_hidden``, see
-:mod:`golfsim.core.worlds`), so every rollout is the deal's real future with the rollout policy playing. It is a
+[`golfsim.core.worlds`][]), so every rollout is the deal's real future with the rollout policy playing. It is a
 research
 reference for the value of hidden information, never part of a default pool, and its label says that it sees hidden
-cards. The batch simulator and the step API (:func:`golfsim.game.env.play_game`) give it the true state; called with a
+cards. The batch simulator and the step API ([`golfsim.game.env.play_game`][]) give it the true state; called with a
 plain ``pub`` it returns -1, an illegal action, rather than play blind.
 
 Parameters (both agents)
@@ -56,7 +56,7 @@ samples : float, default 64 (mc) / 1 (oracle)
     policy the oracle needs one.
 rollout : agent, default ev
     Policy of every seat in rollouts: ``ev``, ``greedy``, ``random`` or ``learned``
-    (:mod:`golfsim.agents.learned`), with parameters in parentheses (``rollout=(greedy:take_gain=2)``); the numbers
+    ([`golfsim.agents.learned`][]), with parameters in parentheses (``rollout=(greedy:take_gain=2)``); the numbers
     0 to 3 still name them in that order. (oracle: the number.)
 base : agent, default ev (mc only)
     The policy mc improves on: it plays the opening flips, and its choice stands unless another action beats it
@@ -157,7 +157,7 @@ MC_AGENT_PARAMS = (
 
 def pack_mc(choice) -> np.ndarray:
     """mc's parameter vector: its six numbers (``rollout`` as the rollout policy's code), then the base and
-    rollout policies with their own parameters (:data:`POLICIES_FLAG` and after)."""
+    rollout policies with their own parameters (`POLICIES_FLAG` and after)."""
     from golfsim.agents.base import MAX_PARAMS
 
     values = dict(zip((p.name for p in choice.spec.params), choice.values, strict=True))
@@ -308,8 +308,9 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
            base_params):
     """One decision of mc (``sighted`` false) or the oracle (true). The arrays after ``sighted`` are scratch.
 
-    The base and rollout policies play with the parameters packed after mc's own (:func:`pack_mc`) when
-    ``params[POLICIES_FLAG]`` is 1, else with their defaults (ev as the base).
+    The base and rollout policies play with the parameters packed after mc's own
+    ([`pack_mc`][golfsim.agents.search.pack_mc]) when ``params[POLICIES_FLAG]`` is 1, else with their defaults (ev as
+    the base).
     """
     custom = params.shape[0] >= ROLLOUT_PARAMS + POLICY_WIDTH and params[POLICIES_FLAG] == 1.0
     base = np.int64(params[BASE_KIND]) if custom else ROLLOUT_EV
@@ -418,7 +419,7 @@ def mc_act(pub, rules, params, agent_rng, player):
 
 @hot
 def oracle_act(pub, rules, params, agent_rng, player):
-    """Decision of ``oracle``: -1 (illegal) unless ``pub`` carries the true state (:mod:`golfsim.core.worlds`)."""
+    """Decision of ``oracle``: -1 (illegal) unless ``pub`` carries the true state ([`golfsim.core.worlds`][])."""
     if not has_sight(pub, rules):
         return -1
     return _act(pub, rules, params, agent_rng, player, True)
@@ -462,11 +463,12 @@ def rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, ob
 
     For each of ``objective_out.shape[0]`` worlds ``j`` (drawn with ``agent_rng[0]``, which is advanced) and each
     action ``actions[i]``, ``i < n_actions``, the world is played to the end of the deal (or to mc's ``horizon``)
-    exactly as :func:`search` plays it: the same worlds and rollout streams for every action (common random
-    numbers), the rollout policy of ``params`` in every seat. ``objective_out[j, i]`` receives the objective of
-    ``params`` (:func:`outcome`, lower is better) and ``score_out[j, i]`` ``player``'s own deal score (objective 0).
-    Both outputs are float64 arrays of shape ``(worlds, >= n_actions)``; ``params`` are mc's (``samples``,
-    ``confidence`` and ``halving`` are not used: the number of worlds is the outputs' length).
+    exactly as [`search`][golfsim.agents.search.search] plays it: the same worlds and rollout streams for every action
+    (common random numbers), the rollout policy of ``params`` in every seat. ``objective_out[j, i]`` receives the
+    objective of ``params`` ([`outcome`][golfsim.agents.search.outcome], lower is better) and ``score_out[j, i]``
+    ``player``'s own deal score (objective 0). Both outputs are float64 arrays of shape ``(worlds, >= n_actions)``;
+    ``params`` are mc's (``samples``, ``confidence`` and ``halving`` are not used: the number of worlds is the outputs'
+    length).
     """
     _rollout_values(pub, rules, params, agent_rng, player, actions, n_actions, objective_out, score_out,
                     stack_int16(MAX_HID_SIZE), stack_like(pub, MAX_PUB_SIZE), stack_int16(MAX_HID_SIZE),

@@ -2,8 +2,9 @@
 
 Every module has ``NAME``, ``run(games=None, seed=0, ...) -> ExperimentOutput`` (``games=None`` is the full size
 used for the committed ``results/``; a number sets every cell to that many games, e.g. a few hundred for a test)
-and ``summary(table)``, the short table the command line prints. Each is declared in :data:`EXPERIMENTS`
-(:class:`golfsim.runs.experiment.Experiment`), which ``golfsim experiment`` finds through an entry point.
+and ``summary(table)``, the short table the command line prints. Each is declared in
+[`EXPERIMENTS`][golfsim.experiments.EXPERIMENTS] ([`golfsim.runs.experiment.Experiment`][]), which ``golfsim
+experiment`` finds through an entry point.
 
 =============  ======================================================================================================
 name           question
@@ -21,8 +22,8 @@ name           question
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
 every committed result. ``python -m golfsim.experiments.notebooks`` executes the notebooks in place at full size.
 
-Every experiment but ``benchmarks`` is a list of cells of independent tasks (:mod:`golfsim.experiments.common`,
-:mod:`golfsim.runs.tasks`) that run together on one executor: a thread pool on this machine, or a Dask cluster with
+Every experiment but ``benchmarks`` is a list of cells of independent tasks ([`golfsim.experiments.common`][],
+[`golfsim.runs.tasks`][]) that run together on one executor: a thread pool on this machine, or a Dask cluster with
 ``golfsim experiment NAME --dask local:N`` / ``--dask tcp://HOST:PORT`` (``run(..., executor=...)`` from Python).
 Ctrl-C or SIGTERM stops a run: the complete cells are written, marked ``partial`` in ``config.json`` (with every
 cell's games done) and in ``table.md``, no unfinished cell is, ``all`` runs no further experiment, and the command
@@ -77,7 +78,7 @@ NOTEBOOK_DEFAULT_GAMES = 200
 def source_fingerprint() -> dict[str, str]:
     """SHA-256 (first 16 hex digits) of the files in ``agents/`` and ``golfsim/``.
 
-    Superseded by :func:`golfsim.runs.fingerprint.behaviour_fingerprint`, which every committed ``config.json``
+    Superseded by [`golfsim.runs.fingerprint.behaviour_fingerprint`][], which every committed ``config.json``
     records: a hash of source files changes with any edit, while the results stay valid. Kept so that code written
     against it still runs.
     """
@@ -129,11 +130,12 @@ def rounded(table: pd.DataFrame, intervals: dict[str, tuple[str, str]] | None = 
     Returns
     -------
     pandas.DataFrame
-        A copy; each value and its bounds are rounded to :func:`interval_decimals` of the median half-width of the
-        column (a zero-width interval, such as an agent against itself, leaves the others to decide). A float column
-        with no interval of its own (a standard deviation, a rate shown beside a rated effect) is rounded to the
-        finest of those decimals: no column is shown more precisely than the best-measured value of the table.
-        In a table with no interval at all, floats keep four significant digits of the column's largest value.
+        A copy; each value and its bounds are rounded to [`interval_decimals`][golfsim.experiments.interval_decimals] of
+        the median half-width of the column (a zero-width interval, such as an agent against itself, leaves the others
+        to decide). A float column with no interval of its own (a standard deviation, a rate shown beside a rated
+        effect) is rounded to the finest of those decimals: no column is shown more precisely than the best-measured
+        value of the table. In a table with no interval at all, floats keep four significant digits of the column's
+        largest value.
     """
     import numpy as np
     import pandas as pd

@@ -26,7 +26,8 @@ FULL_DEALS = 2_000_000
 
 
 def run(games: int | None = None, seed: int = 0, repeats: int = 3) -> ExperimentOutput:
-    """Measure the grid and return the table (one row per point) and a three-panel figure (:func:`plot`).
+    """Measure the grid and return the table (one row per point) and a three-panel figure
+    ([`plot`][golfsim.experiments.benchmarks.plot]).
 
     ``games`` is the number of single deals per point (default ``FULL_DEALS``).
     """

@@ -6,17 +6,17 @@ behaviour fingerprint of the code).
 
 Where results go: ``results/<name>/`` under the current directory unless a directory is given (never a place found
 from where this file is installed). A directory that already holds a result is replaced only by a run of the same
-request (experiment, ``games`` and ``seed``), which reproduces it; any other run is refused (:func:`check_target`,
-the library's :mod:`golfsim.runs.claims`) unless told to overwrite, so a small trial run in a checkout cannot silently
-replace the committed results. Figures are drawn without pyplot (:func:`subplots`), so importing this module
-leaves matplotlib's backend alone.
+request (experiment, ``games`` and ``seed``), which reproduces it; any other run is refused
+([`check_target`][golfsim.experiments.common.check_target], the library's [`golfsim.runs.claims`][]) unless told to
+overwrite, so a small trial run in a checkout cannot silently replace the committed results. Figures are drawn without
+pyplot (`subplots`), so importing this module leaves matplotlib's backend alone.
 
-How experiments run: each is a list of *cells* (:class:`Cell`: a player count of the ladder, a tip at a player
-count, a variant, ...), each cell a list of independent tasks (:mod:`golfsim.runs.tasks`) and a reduction of their
-results. :func:`run_cells` submits the tasks of every cell at once to one executor, so every core (or every Dask
-worker) is busy. Ctrl-C stops the run: the cells whose every task finished are kept and reduced, the others are
-dropped (never a result for an unfinished cell), and the output is marked partial (:attr:`ExperimentOutput.partial`,
-``config.json`` ``partial`` and ``cells``, and the first note of ``table.md``).
+How experiments run: each is a list of *cells* ([`Cell`][golfsim.experiments.common.Cell]: a player count of the ladder,
+a tip at a player count, a variant, ...), each cell a list of independent tasks ([`golfsim.runs.tasks`][]) and a
+reduction of their results. [`run_cells`][golfsim.experiments.common.run_cells] submits the tasks of every cell at once
+to one executor, so every core (or every Dask worker) is busy. Ctrl-C stops the run: the cells whose every task finished
+are kept and reduced, the others are dropped (never a result for an unfinished cell), and the output is marked partial
+(`ExperimentOutput.partial`, ``config.json`` ``partial`` and ``cells``, and the first note of ``table.md``).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ExperimentOutput:
         """Write ``table.csv``, ``table.md``, the figures and ``config.json``; return the paths written.
 
         Everything is written to a temporary directory first and moved into place at the end
-        (:func:`golfsim.runs.outdir.write_directory`): an interrupted write leaves the directory as it was.
+        ([`golfsim.runs.outdir.write_directory`][]): an interrupted write leaves the directory as it was.
         """
         from golfsim.runs.outdir import write_directory
 
@@ -127,8 +127,8 @@ class CellRun:
 
 
 def piece_tasks(make: Callable[[int, int], Task], games: int, units: int, workers: int) -> list[Task]:
-    """Tasks ``make(first_game, count)`` covering ``games`` games in pieces of at most :data:`TASK_GAMES`, cut
-    finer for ``workers`` when an experiment has few seatings (``units``) (:func:`golfsim.runs.tasks.split_counts`)."""
+    """Tasks ``make(first_game, count)`` covering ``games`` games in pieces of at most `TASK_GAMES`, cut
+    finer for ``workers`` when an experiment has few seatings (``units``) ([`golfsim.runs.tasks.split_counts`][])."""
     return [make(first, count) for first, count in split_counts(games, TASK_GAMES, units, workers)]
 
 
@@ -180,7 +180,7 @@ def run_cells(cells: Sequence[Cell], executor: Executor | None = None, threads: 
 
 def mark_partial(config: dict, notes: list[str], run: CellRun) -> None:
     """Record in ``config`` (``partial``, ``cells``) and the first note whether the run was cut short
-    (:func:`golfsim.runs.claims.mark_partial`)."""
+    ([`golfsim.runs.claims.mark_partial`][])."""
     claims.mark_partial(config, notes, run.partial, run.cells, run.kept())
 
 
@@ -204,7 +204,8 @@ def markdown_table(table: pd.DataFrame, notes=()) -> str:
 def base_config(name: str, *, games: int | None = None, seed: int | None = None, **extra) -> dict:
     """Provenance shared by every experiment's ``config.json``; ``games`` and ``seed`` as passed to ``run``.
 
-    With ``seed`` given the config records the request (:func:`request`) and the command that reproduces it.
+    With ``seed`` given the config records the request ([`request`][golfsim.experiments.common.request]) and the command
+    that reproduces it.
     """
     recorded = {} if seed is None else {"request": request(name, games, seed)}
     command = f"golfsim experiment {name}" + (f" --games {games}" if games is not None else "") \

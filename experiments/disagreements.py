@@ -2,9 +2,9 @@
 
 ``python -m golfsim.experiments.disagreements [--deal-sets N]`` plays ``ev`` against ``greedy`` with a decision log
 (``N`` duplicate deal sets, both seat orders, seed 0), prices every decision of ``ev`` where ``greedy`` would have
-moved differently (:func:`golfsim.logs.disagree.disagreements`, continuation ``ev``) and writes
+moved differently ([`golfsim.logs.disagree.disagreements`][], continuation ``ev``) and writes
 ``results/disagreements/``: ``table.csv`` (the disagreements by phase and kind of move,
-:func:`golfsim.logs.disagree.summarise`), ``takes_by_rank.csv`` and ``middling.csv`` (the costliest kind, greedy taking
+[`golfsim.logs.disagree.summarise`][]), ``takes_by_rank.csv`` and ``middling.csv`` (the costliest kind, greedy taking
 the discard where ev draws, by the rank taken; and for a 3 to 7), ``standings.csv`` (the tournament's standings) and
 ``decisions.csv`` (the log's decisions per agent and phase). The tables are what the notebook shows; the 47,000
 single disagreements are not kept (2.6 MB). Not a ``golfsim experiment``: it exists so the notebook need not play

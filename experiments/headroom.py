@@ -8,7 +8,7 @@ At every decision of a turn (start of turn, holding a drawn card) the decision i
   learned move is its outcome (the mover's deal score less the opponent's) less the best move's. This is what
   perfect information about this one decision would save with the same player afterwards: an upper bound on what a
   better value could gain at that decision, most of which no player without sight of the cards can reach.
-- *Against the exact end of the deal* (:mod:`golfsim.agents.learned.endgame`): on the deal's last turn, where every
+- *Against the exact end of the deal* ([`golfsim.agents.learned.endgame`][]): on the deal's last turn, where every
   move has its exact expectimax value, the exact regret is the learned move's exact value less the best; and where
   going out is valued exactly against learned values (one card face down, ``one_last_turn``), how often the exact
   value changes the move (``learned:exact=1``'s choice).
@@ -59,7 +59,7 @@ def _outcome(game, agent, mover: int) -> float:
 
 
 def play_headroom(table, task: Task) -> np.ndarray:
-    """``[count, 4, COLUMNS]``: per deal of ``task`` and phase, the sums listed at :data:`COLUMNS`."""
+    """``[count, 4, COLUMNS]``: per deal of ``task`` and phase, the sums listed at `COLUMNS`."""
     from golfsim.agents.learned import WEIGHTS
     from golfsim.agents.learned.endgame import decide_exact, exact_values
     from golfsim.core.spec import HOLD, NUM_ACTIONS, PHASE, START
@@ -129,7 +129,7 @@ def _rows(end: str, data: np.ndarray) -> list[dict]:
 
 def run(games: int | None = None, seed: int = 0, threads: int | None = None, executor=None, log=None,
         ) -> ExperimentOutput:
-    """Measure the learned player's regrets per phase (``games`` deals per end rule; :data:`FULL_DEALS` if None)."""
+    """Measure the learned player's regrets per phase (``games`` deals per end rule; `FULL_DEALS` if None)."""
     deals = FULL_DEALS if games is None else int(games)
     if deals < 2:
         raise ValueError(f"games must be at least 2 deals per end rule, got {deals}")
@@ -153,7 +153,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None, exe
 
 def plot(table: pd.DataFrame, config: dict):
     """Bars of the oracle regret per phase and end rule, with their 95% intervals (drawn from the table alone, so
-    :mod:`golfsim.experiments.replot` redraws it)."""
+    `golfsim.experiments.replot` redraws it)."""
     figure, ax = subplots(figsize=(7, 3.5))
     for j, end in enumerate(ENDS):
         part = table[table["end"] == end]

@@ -1,18 +1,18 @@
 """Agent ladder: the mean nine-hole score and win rate of every built-in agent at 2, 3 and 4 players.
 
-Each player count is one :func:`golfsim.tournament.run_tournament` of all built-in agents (the same code path as
+Each player count is one [`golfsim.tournament.run_tournament`][] of all built-in agents (the same code path as
 ``golfsim tournament``): at 2 and 3 players a round robin of every combination of agents, at 4 players the one table
 of all four; each table is played in every seat order (rotations at 2 players, every permutation at 3 and 4) on the
 same duplicate deals. Intervals are 95% Student-t intervals over deal sets; win rates share ties.
 
 The searching players are slow (``mc`` plays about 10,000 times slower than ``ev``), so they have their own section,
-``with search``, on far fewer deal sets (:data:`SEARCH_DEAL_SETS`): at 2 players a round robin of the built-ins with
-``mc`` (default parameters), ``ev`` tuned by ``golfsim tune`` (:data:`TUNED_EV`, when a tuning result exists) and
+``with search``, on far fewer deal sets (`SEARCH_DEAL_SETS`): at 2 players a round robin of the built-ins with
+``mc`` (default parameters), ``ev`` tuned by ``golfsim tune`` (`TUNED_EV`, when a tuning result exists) and
 ``oracle``, a reference that SEES HIDDEN CARDS (its label says so in every table, JSON entry and figure); at 4
 players one table of ``mc`` with ev, pair-builder and greedy (random left out, a table seats four).
 
 The learned player (``learned``, trained by ``golfsim learn``) plays about as fast as ev, so its section, ``with
-learned``, is large (:data:`LEARNED_DEAL_SETS`): at 2 players a round robin of the built-ins with the tuned ev and
+learned``, is large (`LEARNED_DEAL_SETS`): at 2 players a round robin of the built-ins with the tuned ev and
 ``learned``, at 4 players one table of learned, ev, pair-builder and greedy in every seat order.
 
 The built-ins' section is played exactly as before, so its numbers depend on neither of the other sections.
@@ -175,12 +175,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each player count completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks ([`golfsim.runs.tasks`][]), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`golfsim.experiments.common`).
+        After Ctrl-C only the complete player counts, and ``partial`` set (see [`golfsim.experiments.common`][]).
     """
     agents = builtin_agents()
     sizes = {p: (games if games is not None else FULL_DEAL_SETS[p]) for p in PLAYER_COUNTS}

@@ -1,5 +1,5 @@
 """``learned-tips``: the learned player ``learned`` with a strategy tip's rule laid over its decisions, for the tips
-experiment (:mod:`golfsim.experiments.tips`).
+experiment ([`golfsim.experiments.tips`][]).
 
 ``learned`` plays the move of best expected learned value; it has no parameter for any tip. So the tips are tested
 on it as rules over its decision, each a parameter of this agent (every one off by default):
@@ -10,10 +10,10 @@ on it as rules over its decision, each a parameter of this agent (every one off 
 - ``pairs_first`` (tip (b), "build pairs before you lower singles"; on at 1): when the top discard (at the start
   of a turn) or the drawn card (when holding one) completes a column pair with a positive gain, as pair-builder's
   ``pairs_first`` rule finds it (pair-builder's defaults otherwise), that pair is taken or placed, whatever learned
-  prefers (the rule of ``mc-tips``, :mod:`golfsim.experiments.mc_tips`).
+  prefers (the rule of ``mc-tips``, [`golfsim.experiments.mc_tips`][]).
 - ``keep_threshold`` (tip (c); on at 10 or 6, off at 99): a column with one face-up card worth at least this many
   points over a face-down card is kept for its pair while a card of that rank can still come (pair-builder's
-  reservation, :func:`golfsim.agents.pair_builder.reserved_columns`): no card but the matching one goes into it.
+  reservation, [`golfsim.agents.pair_builder.reserved_columns`][]): no card but the matching one goes into it.
 - ``count_out`` (tip (e), "count before you go out"; on at 1): a move that goes out with a final score above ev's
   limit (the best opponent's estimate, as ev and ``mc-tips`` judge it) is not played.
 - ``lone_two`` (tip (f), "a lone two beats a pair of twos"; on at 1): a move that completes a column pair of cards
@@ -21,12 +21,12 @@ on it as rules over its decision, each a parameter of this agent (every one off 
 
 A move a rule forbids is replaced by the allowed move of best learned value (ties: the lowest action id); when the
 rules forbid every legal move, learned's own move stands. No rule applies in the opening flips or once the deal has
-to progress (from half of ``turn_cap``, :func:`golfsim.agents.learned.policy.must_progress`), so every deal still
+to progress (from half of ``turn_cap``, [`golfsim.agents.learned.policy.must_progress`][]), so every deal still
 ends. Tip (d) ("watch the discard pile") is not a rule here: the learned value of a throw already includes what the
 thrown card is worth to the next player.
 
 With every rule off, ``learned-tips`` plays move for move like ``learned`` (it draws nothing from its random stream
-either). It is registered when this module is imported (by :mod:`golfsim.experiments.tips`); it is not a built-in
+either). It is registered when this module is imported (by [`golfsim.experiments.tips`][]); it is not a built-in
 and not in any default pool.
 """
 

@@ -2,7 +2,7 @@
 
 Design
 ------
-- **Environment**: ``golfsim/Golf-v0`` (:mod:`golfsim.interop.gymnasium`), two players, default rules, one hole
+- **Environment**: ``golfsim/Golf-v0`` ([`golfsim.interop.gymnasium`][]), two players, default rules, one hole
   per episode, the learner against ``greedy``; the learner's seat alternates between episodes so it learns to
   play first and second. The reward is minus the learner's hole score.
 - **Policy**: a softmax over the legal actions of ``theta . phi(s, a)``, where ``phi`` are 17 hand-made features of

@@ -1,23 +1,23 @@
 """Luck against skill, and game analytics, under every rule variant: what makes a good game of Golf.
 
-For every rule variant of the variant experiment (:data:`golfsim.experiments.variants.VARIANTS`) at 2 and 4
+For every rule variant of the variant experiment (`golfsim.experiments.variants.VARIANTS`) at 2 and 4
 players:
 
-**Luck against skill** (``table.csv``), for pairs of agents of different strength (:data:`PAIRS`: ev against greedy,
+**Luck against skill** (``table.csv``), for pairs of agents of different strength (`PAIRS`: ev against greedy,
 the tuned ev against ev; and mc against ev at 2 players under the default rules, on fewer deal sets since mc is
 slow). Duplicate deals: each deal set is played in ``P`` seatings, seating ``k`` putting the first agent of the pair
 (``A``) in seat ``k`` and the second (``B``) in every other seat, so every seat's cards are played once by ``A``.
 
 - Shares of the variance of a nine-hole result (``game_*``) and of one deal (``deal_*``) due to skill, to the cards
   and to the rest, from a *variance-components* estimate (two-way layout, deal sets by seatings; method of moments,
-  :mod:`golfsim.experiments.luck_measures`). Why not only a paired difference: the seat-averaged (paired) margin
+  `golfsim.experiments.luck_measures`). Why not only a paired difference: the seat-averaged (paired) margin
   measures the skill difference and cancels the cards, but says nothing about how much the cards weigh; the
   spread of the margins across the seatings of one deal set is what the cards add, and only the duplicate layout
   separates the two. The variance decomposed is the mean squared margin of ``A`` over the others' mean, i.e. the
   variance of a seat's margin when the agents are seated at random: ``skill`` is the squared skill difference,
   ``card`` what giving these cards to that seat does, ``rest`` the luck that duplicate deals cannot replay (cards
   drawn once the agents' choices differ, agent randomness) and skill-by-cards interaction. Luck is
-  ``1 - skill share``. Intervals: 95% percentile bootstrap over deal sets (:data:`BOOTSTRAP` resamples, seeded).
+  ``1 - skill share``. Intervals: 95% percentile bootstrap over deal sets (`BOOTSTRAP` resamples, seeded).
 - ``margin``: ``A``'s nine-hole total minus the others' mean (negative: ``A`` is better), 95% t-interval over deal
   sets.
 - ``win_H``: the probability that ``A`` wins a game of ``H`` holes (1, 3, 9, 18; ties shared; ``chance`` = 1/P is
@@ -27,11 +27,11 @@ slow). Duplicate deals: each deal set is played in ``P`` seatings, seating ``k``
   games of that length up to that.
 - ``holes_75``, ``holes_90``: the holes ``A`` needs to win 75% and 90% of games, from a normal model of the per-deal
   margins against each opponent (mean, variance, correlation between opponents; deals independent;
-  :func:`golfsim.experiments.luck_measures.holes_needed`), with bootstrap intervals; ``model_win_9`` is the model's
+  `golfsim.experiments.luck_measures.holes_needed`), with bootstrap intervals; ``model_win_9`` is the model's
   nine-hole value, to compare with the measured ``win_9``. ``inf``: never (the agents are equal or ``A`` is worse).
 
-**Game analytics** (``analytics.csv``) from self-play of :data:`ANALYTICS_AGENT` in every seat, played by the
-counting kernel :mod:`golfsim.kernels.counted` (compiled; the simulator's games with every decision counted). The
+**Game analytics** (``analytics.csv``) from self-play of `ANALYTICS_AGENT` in every seat, played by the
+counting kernel [`golfsim.kernels.counted`][] (compiled; the simulator's games with every decision counted). The
 measures follow the game-analytics literature on generated games: Browne and Maire, "Evolutionary Game Design",
 IEEE Transactions on Computational Intelligence and AI in Games 2(1), 2010 (Ludi's criteria, from Browne's 2008
 thesis "Automatic generation and evaluation of recombination games"), as implemented in the Ludii general game
@@ -156,8 +156,8 @@ def pair_tasks(strong: str, weak: str, rules: Rules, deal_sets: int, seed: int, 
 
 
 def play_counted_task(table, task):
-    """The counting kernel (:func:`golfsim.kernels.counted.play_counted`) as a task's ``play`` hook: ``task``'s
-    games of ``table`` in chunks that stop with the run (:func:`golfsim.runs.tasks.play_in_chunks`)."""
+    """The counting kernel ([`golfsim.kernels.counted.play_counted`][]) as a task's ``play`` hook: ``task``'s
+    games of ``table`` in chunks that stop with the run ([`golfsim.runs.tasks.play_in_chunks`][])."""
     from golfsim.kernels.counted import play_counted
 
     return play_in_chunks(task, lambda first, n: play_counted(table, n, task.seed, agent_seed=task.agent_seed,
@@ -165,7 +165,7 @@ def play_counted_task(table, task):
 
 
 def analytics_tasks(rules: Rules, games: int, seed: int, workers: int, units: int) -> list[Task]:
-    """Tasks of ``games`` self-play games of :data:`ANALYTICS_AGENT`, played by the counting kernel."""
+    """Tasks of ``games`` self-play games of `ANALYTICS_AGENT`, played by the counting kernel."""
     plugins = current_plugins()
     return piece_tasks(lambda first, count: Task(
         rules, (ANALYTICS_AGENT,) * rules.players, seed, seed, first, count,
@@ -186,7 +186,7 @@ def _put(row: dict, name: str, triple) -> None:
 
 
 def seating_scores(parts: list[np.ndarray], players: int) -> np.ndarray:
-    """``scores[d, k, h, s]`` from the task results of :func:`pair_tasks` (seating by seating, in game order)."""
+    """``scores[d, k, h, s]`` from the task results of `pair_tasks` (seating by seating, in game order)."""
     per = len(parts) // players
     return np.stack([np.concatenate(parts[k * per:(k + 1) * per]) for k in range(players)], axis=1)
 
@@ -299,7 +299,7 @@ def _reduce_cell(index, label, option, value, rules: Rules, pairs, sizes, seed, 
 
 
 def cells_for(n: int, n_analytics: int, n_mc: int, seed: int, workers: int) -> list[Cell]:
-    """Every cell: each variant at :data:`PLAYER_COUNTS`, then the default rules at the other seat counts."""
+    """Every cell: each variant at `PLAYER_COUNTS`, then the default rules at the other seat counts."""
     cells = []
     sizes = {"analytics": n_analytics}
     for index, (label, option, value) in enumerate(VARIANTS):
@@ -330,7 +330,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each cell completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`); results do not depend on it.
+        Runs the tasks ([`golfsim.runs.tasks`][]); results do not depend on it.
 
     Returns
     -------

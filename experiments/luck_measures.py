@@ -1,10 +1,10 @@
-"""The estimators of the luck experiment (:mod:`golfsim.experiments.luck`), on plain arrays of scores.
+"""The estimators of the luck experiment (`golfsim.experiments.luck`), on plain arrays of scores.
 
 Duplicate layout: deal set ``d`` is played in ``P`` seatings, seating ``k`` putting the agent under study (``A``) in
 seat ``k`` and the other agent (``B``) in every other seat, so each seat's cards are played once by ``A``. The
 margin ``Y[d, k]`` is ``A``'s score minus the mean of the others' (negative: ``A`` scored less, which wins).
 
-Variance components (:func:`component_moments`, :func:`components`): the model is
+Variance components (`component_moments`, `components`): the model is
 ``Y[d, k] = delta + c[d, k] + e[d, k]`` with ``delta`` the skill difference (fixed), ``c`` the cards: what seat
 ``k``'s deal is worth against the others' (it sums to zero over ``k``, since every seat's cards are compared with
 the rest, and duplicate deals give the same cards to every seating), and ``e`` the rest (the play of the cards
@@ -22,13 +22,13 @@ assigned to the seats at random. The skill share is ``skill2`` over that sum, th
 others; luck is one minus the skill share. The same estimates on the deals of a game (units ``(d, hole)``,
 clusters ``d``) give the shares of one deal.
 
-Win probability over ``H`` holes from per-deal margins against each opponent (:func:`win_probability`): the
+Win probability over ``H`` holes from per-deal margins against each opponent (`win_probability`): the
 ``H``-hole margins are sums of ``H`` independent deals, so approximately normal with mean ``H * mu``, variance
 ``H * v`` and, between two opponents, covariance ``H * c``; ``A`` wins when every margin is negative.
-:func:`holes_needed` inverts it.
+`holes_needed` inverts it.
 
-Game analytics per game from hole-by-hole scores (:func:`lead_changes`, :func:`led_for_good`,
-:func:`decided_before_end`): see the experiment's module docstring for the definitions and their sources.
+Game analytics per game from hole-by-hole scores (`lead_changes`, `led_for_good`,
+`decided_before_end`): see the experiment's module docstring for the definitions and their sources.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from scipy.special import ndtr
 
-#: Moments per cluster that the variance components need (the columns of :func:`component_moments`).
+#: Moments per cluster that the variance components need (the columns of `component_moments`).
 MOMENT_COLUMNS = 4
-#: Gauss-Hermite nodes for the one-factor normal integral of :func:`win_probability`.
+#: Gauss-Hermite nodes for the one-factor normal integral of `win_probability`.
 _NODES, _WEIGHTS = hermegauss(48)
 _WEIGHTS = _WEIGHTS / math.sqrt(2 * math.pi)
-#: Largest number of holes :func:`holes_needed` searches; beyond it the answer is ``inf``.
+#: Largest number of holes `holes_needed` searches; beyond it the answer is ``inf``.
 MAX_HOLES = 1_000_000
 
 
@@ -97,7 +97,7 @@ def component_moments(y: np.ndarray) -> np.ndarray:
 
 
 def components(means: np.ndarray, n: int, units: int, players: int) -> dict[str, np.ndarray]:
-    """Variance components from the means over clusters of :func:`component_moments` (any leading axes).
+    """Variance components from the means over clusters of `component_moments` (any leading axes).
 
     Parameters
     ----------
@@ -158,7 +158,7 @@ def margin_moments(m: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     m : ndarray, shape (n, P, H, J)
-        :func:`opponent_margins` (``J = P - 1`` opponents).
+        `opponent_margins` (``J = P - 1`` opponents).
 
     Returns
     -------
@@ -178,7 +178,7 @@ def margin_moments(m: np.ndarray) -> np.ndarray:
 
 
 def model_parameters(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``mu, v, rho`` (per-deal mean, variance and correlation between opponents) from :func:`margin_moments`
+    """``mu, v, rho`` (per-deal mean, variance and correlation between opponents) from `margin_moments`
     means (any leading axes)."""
     mu, second, cross = means[..., 0], means[..., 1], means[..., 2]
     v = second - mu ** 2
@@ -204,8 +204,8 @@ def win_probability(holes, mu, v, rho, opponents: int) -> np.ndarray:
 
 
 def holes_needed(target: float, mu, v, rho, opponents: int) -> np.ndarray:
-    """The fewest holes with :func:`win_probability` at least ``target`` (``inf`` when ``mu >= 0`` or more than
-    :data:`MAX_HOLES` would be needed); a bisection over whole numbers, vectorised over the parameters."""
+    """The fewest holes with `win_probability` at least ``target`` (``inf`` when ``mu >= 0`` or more than
+    `MAX_HOLES` would be needed); a bisection over whole numbers, vectorised over the parameters."""
     mu, v, rho = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (mu, v, rho)))
     ok = (mu < 0) & (v > 0) & (win_probability(MAX_HOLES, mu, np.where(v > 0, v, 1), rho, opponents) >= target)
     lo = np.zeros(mu.shape)  # p(lo) < target (or lo = 0)
@@ -313,7 +313,7 @@ def decisiveness_thresholds(hole_scores: np.ndarray) -> np.ndarray:
 
 def decided_before_end(hole_scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """Per game, how many holes before the end the eventual (sole) winner first led by more than the threshold for
-    the holes still to play (:func:`decisiveness_thresholds`); 0 if never before the last hole or a tie."""
+    the holes still to play (`decisiveness_thresholds`); 0 if never before the last hole or a tie."""
     cum = np.cumsum(hole_scores.astype(np.int64), axis=1)
     holes = cum.shape[1]
     alone, winner = _sole_winner(cum)

@@ -1,5 +1,5 @@
 """``mc-tips``: the searching player ``mc`` with a strategy tip's rule laid over its decisions, for the tips
-experiment (:mod:`golfsim.experiments.tips`).
+experiment ([`golfsim.experiments.tips`][]).
 
 mc has no parameter for tips (b) and (e): its baseline and its rollouts are ev at its defaults. So the tips are
 tested on mc as rules over its decision, each a parameter of this agent (0 off, 1 on):
@@ -14,7 +14,7 @@ tested on mc as rules over its decision, each a parameter of this agent (0 off, 
 
 The search runs at every decision either way, so the agent's random stream is consumed exactly as plain ``mc``'s
 and, with both rules off, ``mc-tips`` plays move for move like ``mc`` with the same search parameters. It is
-registered when this module is imported (by :mod:`golfsim.experiments.tips`); it is not a built-in and not in any
+registered when this module is imported (by [`golfsim.experiments.tips`][]); it is not a built-in and not in any
 default pool.
 """
 

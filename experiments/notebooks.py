@@ -19,7 +19,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
 def run(path: Path | str, games: str | None = None, timeout: int | None = None):
-    """The notebook at ``path`` with every cell run in a fresh kernel (``games``: see :func:`execute`)."""
+    """The notebook at ``path`` with every cell run in a fresh kernel (``games``: see `execute`)."""
     import nbformat
     from nbclient import NotebookClient
 

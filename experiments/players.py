@@ -2,7 +2,7 @@
 
 Default rules at every player count (``decks="auto"``: one deck for 2-4 players, two for 5-8).
 
-- **Deal statistics** (:func:`golfsim.experiments.variants.deal_statistics`): self-play of each built-in agent, every
+- **Deal statistics** ([`golfsim.experiments.variants.deal_statistics`][]): self-play of each built-in agent, every
 seat
   the same agent: mean deal score and spread, turns per deal, went-out share, how often the player who goes out has
   the lowest score, first-seat advantage.
@@ -128,12 +128,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each player count completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks ([`golfsim.runs.tasks`][]), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete player counts, and ``partial`` set (see :mod:`golfsim.experiments.common`).
+        After Ctrl-C only the complete player counts, and ``partial`` set (see [`golfsim.experiments.common`][]).
     """
     agents = builtin_agents()
     n_self = FULL_SELF_PLAY_GAMES if games is None else int(games)

@@ -1,6 +1,6 @@
 """Redraw a result's figures from its committed tables, without playing a game or changing a table.
 
-``python -m golfsim.experiments.replot results/tips results/search ...`` (or :func:`replot`) reads ``table.csv``
+``python -m golfsim.experiments.replot results/tips results/search ...`` (or `replot`) reads ``table.csv``
 and ``config.json`` (``curve.csv`` for the learning example; ``trials.csv`` for a tuning study) and writes the
 figures the experiment would have written, each atomically. A restyled plotting function so reaches every
 committed figure in seconds.

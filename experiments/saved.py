@@ -1,5 +1,5 @@
-"""A committed result read back as an :class:`~golfsim.experiments.common.ExperimentOutput`: the notebooks open on
-``results/<name>/`` in seconds instead of playing the experiment again (hours at full size).
+"""A committed result read back as an [`ExperimentOutput`][golfsim.experiments.common.ExperimentOutput]: the notebooks
+open on ``results/<name>/`` in seconds instead of playing the experiment again (hours at full size).
 
 ``load("tips")`` reads ``results/tips/table.csv`` (the table), ``config.json`` (sizes, seed, rules), the notes
 under the table in ``table.md`` and every other ``<stem>.csv`` beside them (``extra_tables``). No figure is read:

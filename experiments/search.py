@@ -1,7 +1,7 @@
 """Strength against speed of the searching player: how far each ``mc`` setting leads ``ev``, and at what cost.
 
 Every setting plays ``ev`` heads-up (2 players, default rules: one deck, nine holes, immediate end) in a tournament
-planned and reduced as ``golfsim tournament`` does (:func:`golfsim.tournament.plan_tournament`): each deal set is
+planned and reduced as ``golfsim tournament`` does ([`golfsim.tournament.plan_tournament`][]): each deal set is
 played in both seat orders on identical cards, and the lead is ``ev``'s nine-hole total minus the setting's, averaged
 over deal sets, with its 95% paired t-interval (positive = the setting scores lower, i.e. better). ``greedy`` and
 ``ev`` itself are reference points (``ev`` against ``ev`` leads by exactly 0). ``oracle``, the same search given the
@@ -11,7 +11,7 @@ SEES HIDDEN CARDS and every row, figure and JSON entry showing it says so.
 Speed is deals per second per thread of the match itself (both seats' decisions, as in ``golfsim bench --agents
 mc,ev``): the deals played divided by the CPU time of the threads that played them (every task runs on one thread and
 times it; compilation excluded by a warm-up game), i.e. per second of one fully used thread. CPU time rather than wall
-time, because the machine is shared and the settings run side by side as cells (:mod:`golfsim.experiments.common`;
+time, because the machine is shared and the settings run side by side as cells ([`golfsim.experiments.common`][];
 Ctrl-C keeps the finished settings): the wall time of a thread depends on what else runs, its CPU time much less (the
 wall speed is in the table too). It still depends on the hardware, so this experiment is, like ``benchmarks``, not
 part of ``golfsim experiment all`` (which it would also slow by about half an hour).
@@ -104,7 +104,7 @@ def _params(agent: str) -> dict[str, float]:
 
 def summarise_timed(batch) -> tuple:
     """A task's game summary with the wall and CPU seconds of the thread that played it (the task summary of this
-    experiment's tournaments, see :class:`golfsim.runs.tasks.Task`)."""
+    experiment's tournaments, see [`golfsim.runs.tasks.Task`][])."""
     from golfsim.runs.tasks import summarise_games
 
     return summarise_games(batch), batch.seconds, batch.cpu_seconds
@@ -163,10 +163,10 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
         log: Callable[[str], None] | None = None, settings: tuple[Setting, ...] = SETTINGS) -> ExperimentOutput:
     """Measure every setting; return the table (one row per setting and opponent) and the figure.
 
-    Every setting is a cell (:mod:`golfsim.experiments.common`): the tasks of all of them run at once, each on one
+    Every setting is a cell ([`golfsim.experiments.common`][]): the tasks of all of them run at once, each on one
     thread, and each task times its own thread, so a setting's speed does not depend on what ran beside it. After
     Ctrl-C or SIGTERM the settings whose every task finished are kept, the output is marked partial, and the
-    running tasks stop within about a second (:mod:`golfsim.runs.tasks`).
+    running tasks stop within about a second ([`golfsim.runs.tasks`][]).
 
     Parameters
     ----------
@@ -179,7 +179,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each setting completes.
     settings : tuple of Setting
-        What to measure (default :data:`SETTINGS`).
+        What to measure (default `SETTINGS`).
     """
     from golfsim.runs.tasks import executor_workers
 

@@ -11,7 +11,7 @@ All runs use the same seed, so game ``g`` is dealt identical cards in every run 
 ``g``
 depends only on ``(seed, g)``), and the opponents are the same agents with the same random streams. For each deal set
 ``g`` the effect is the average over the tested seats ``s`` of ``total_on_s(g, s) - total_off(g, s)`` (rotating the
-tested seat removes the advantage of any one seat), and :func:`golfsim.stats.paired_difference` gives its mean and
+tested seat removes the advantage of any one seat), and [`golfsim.stats.paired_difference`][] gives its mean and
 95% t-interval over deal sets: points per nine-hole game, **negative = the tip helps**.
 
 So each row answers: "at a table of players who do not follow the tip, how many points per nine-hole game does one
@@ -20,19 +20,19 @@ player gain by following it?"
 A player that plans
 -------------------
 Tips (b) and (e) hurt ev, a player that looks one move ahead. The rows with base agent ``mc-tips`` ask whether they
-hurt ``mc``, which searches by playing each deal forward (:mod:`golfsim.experiments.mc_tips`: mc at its defaults with
+hurt ``mc``, which searches by playing each deal forward ([`golfsim.experiments.mc_tips`][]: mc at its defaults with
 the
 tip's rule laid over its moves; with the rule off it plays exactly like ``mc``). mc is about 10,000 times slower than
-ev, so these rows are played at 2 players only, on far fewer deal sets (:data:`PLANNING_GAMES`), with mc in every
+ev, so these rows are played at 2 players only, on far fewer deal sets (`PLANNING_GAMES`), with mc in every
 seat. The other tips are parameters of greedy, pair-builder or ev that mc has no counterpart for (its baseline and
 rollouts are ev at its defaults, which already watches the discard pile): they are not re-tested on mc.
 
 The learned player
 ------------------
 The rows with base agent ``learned-tips`` re-judge the tips on ``learned``, the strongest fair player
-(:mod:`golfsim.experiments.learned_tips`: learned with the tip's rule laid over its moves; with the rule off it plays
+([`golfsim.experiments.learned_tips`][]: learned with the tip's rule laid over its moves; with the rule off it plays
 exactly like ``learned``). It plays about as fast as ev, so these rows are played at 2 and 4 players on
-:data:`LEARNED_GAMES` deal sets, learned in every seat: tips (a), (b), (c), (c6), (e) and (f). Tip (d) is not a rule
+`LEARNED_GAMES` deal sets, learned in every seat: tips (a), (b), (c), (c6), (e) and (f). Tip (d) is not a rule
 there, because learned's value of a throw already includes what the card is worth to the next player.
 
 Run: ``golfsim experiment tips`` or ``python -m golfsim.experiments.tips``.
@@ -193,8 +193,9 @@ def seatings(tip: Tip, players: int) -> list[list[str]]:
 
 
 def ab_cell(tip: Tip, players: int, games: int, seed: int = 0, workers: int = 1) -> Cell:
-    """One A/B test as a cell of tasks: the totals of every run of :func:`seatings` on games ``0 .. games - 1``
-    (deals and agents seeded by ``seed``), reduced by :func:`ab_result`."""
+    """One A/B test as a cell of tasks: the totals of every run of [`seatings`][golfsim.experiments.tips.seatings] on
+    games ``0 .. games - 1`` (deals and agents seeded by ``seed``), reduced by
+    [`ab_result`][golfsim.experiments.tips.ab_result]."""
     rules = Rules(players=players)
     runs = seatings(tip, players)
     plugins = current_plugins() + ((TIP_AGENT_MODULES[tip.base],) if tip.base in TIP_AGENT_MODULES else ())
@@ -277,12 +278,12 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     tips : tuple of str, optional
         Keys of the tips to test (default all of ``TIPS``).
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks ([`golfsim.runs.tasks`][]), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------
     ExperimentOutput
-        After Ctrl-C only the complete tests, and ``partial`` set (see :mod:`golfsim.experiments.common`).
+        After Ctrl-C only the complete tests, and ``partial`` set (see [`golfsim.experiments.common`][]).
     """
     n = FULL_GAMES if games is None else int(games)
     chosen = TIPS if tips is None else tuple(tip_by_key(k) for k in tips)

@@ -7,8 +7,8 @@ For the default two-player game and for each rule option changed on its own (``V
   (turns per deal, all players together), the share of deals that end by someone going out, how often the player
   who goes out has the lowest deal score (ties shared), and the first-seat advantage: the score of the player who
   moves first in the deal minus the mean score of the others (negative = moving first helps). The first player is
-  the ``first_player`` column of :func:`golfsim.kernels.simulate.simulate`'s deals.
-- **Ranking** of the agents: a two-player round-robin :func:`golfsim.tournament.run_tournament` of every built-in
+  the ``first_player`` column of [`golfsim.kernels.simulate.simulate`][]'s deals.
+- **Ranking** of the agents: a two-player round-robin [`golfsim.tournament.run_tournament`][] of every built-in
   agent on duplicate deals under the variant; its mean score per deal, win rate and rank, and the rank change from
   the default game.
 
@@ -91,7 +91,7 @@ def variant_rules(option: str, value, players: int = PLAYERS) -> Rules:
 
 
 #: Games per group whose went-out shares are summed together: the batch size the deal statistics were first
-#: computed with (:data:`golfsim.kernels.simulate.DEFAULT_BATCH`), kept so that the committed numbers stay bit for bit.
+#: computed with (`golfsim.kernels.simulate.DEFAULT_BATCH`), kept so that the committed numbers stay bit for bit.
 SHARE_GROUP = 20_000
 
 
@@ -109,7 +109,8 @@ class DealSummary:
 
 
 def summarise_deals(batch) -> DealSummary:
-    """:class:`DealSummary` of a :class:`golfsim.kernels.simulate.Batch` (a task's summary function)."""
+    """[`DealSummary`][golfsim.experiments.variants.DealSummary] of a [`golfsim.kernels.simulate.Batch`][] (a task's
+    summary function)."""
     scores = batch.hole_scores.astype(np.float64)
     n, holes, players = scores.shape
     first = np.tile(np.arange(holes) % players, (n, 1))
@@ -268,7 +269,7 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     log : callable, optional
         Called with a line of text when the run starts and as each variant completes.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`), e.g. a Dask client's executor; results do not depend on it.
+        Runs the tasks ([`golfsim.runs.tasks`][]), e.g. a Dask client's executor; results do not depend on it.
 
     Returns
     -------

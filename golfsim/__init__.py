@@ -7,24 +7,26 @@ The names most scripts need are importable from here (each loads its subsystem o
 The subsystems, lowest first (each imports only those before it, or its neighbours on the same line;
 ``tests/test_import_layers.py`` holds the same floors and checks every import):
 
-- :mod:`golfsim.atomic` and :mod:`golfsim.stats`: leaves (atomic file writes and error words; intervals and
+- [`golfsim.atomic`][] and [`golfsim.stats`][]: leaves (atomic file writes and error words; intervals and
   rating models) that import nothing of golfsim;
-- :mod:`golfsim._numba`: how golfsim compiles (private; nothing else reaches into Numba's internals);
-- :mod:`golfsim.core`: the rules (spec, :class:`Rules`, cards, random streams, the compiled engine, scoring);
-- :mod:`golfsim.view`: pictures of the table as SVG (a :class:`Game` and a hint position show themselves with it);
-- :mod:`golfsim.agents`: the policy contract, the registry, the built-in bots and plugin loading;
-- :mod:`golfsim.game`: :class:`Game` (one N-hole game a decision at a time, with events), the step API
-  :class:`GolfEnv` and the observation encoders;
-- :mod:`golfsim.kernels`: the compiled game loops (batch simulation, self-play, logged games, bot loops);
-- :mod:`golfsim.interop`: PettingZoo, Gymnasium and OpenSpiel adapters;
-- :mod:`golfsim.runs`: tasks on executors, result directories, provenance, progress;
-- :mod:`golfsim.logs`, :mod:`golfsim.coach`, :mod:`golfsim.learning`: decision logs, hints, training the learned
+- `golfsim._numba`: how golfsim compiles (private; nothing else reaches into Numba's internals);
+- `golfsim.core`: the rules (spec, [`Rules`][golfsim.core.rules.Rules], cards, random streams, the compiled engine,
+  scoring);
+- `golfsim.view`: pictures of the table as SVG (a [`Game`][golfsim.game.game.Game] and a hint position show themselves
+  with it);
+- [`golfsim.agents`][]: the policy contract, the registry, the built-in bots and plugin loading;
+- `golfsim.game`: [`Game`][golfsim.game.game.Game] (one N-hole game a decision at a time, with events), the step API
+  [`GolfEnv`][golfsim.game.env.GolfEnv] and the observation encoders;
+- `golfsim.kernels`: the compiled game loops (batch simulation, self-play, logged games, bot loops);
+- [`golfsim.interop`][]: PettingZoo, Gymnasium and OpenSpiel adapters;
+- `golfsim.runs`: tasks on executors, result directories, provenance, progress;
+- `golfsim.logs`, `golfsim.coach`, [`golfsim.learning`][]: decision logs, hints, training the learned
   player;
-- :mod:`golfsim.tournament`, then :mod:`golfsim.sweep` and :mod:`golfsim.tuning`: tournaments, grids of
+- [`golfsim.tournament`][], then [`golfsim.sweep`][] and [`golfsim.tuning`][]: tournaments, grids of
   tournaments, parameter search;
-- :mod:`golfsim.agent_checks`: the agent checks for plugin authors (legal under every variant, no peeking);
-- :mod:`golfsim.experiments`: the research questions, each writing ``results/<name>/``;
-- :mod:`golfsim.cli` and :mod:`golfsim.web`: the ``golfsim`` command line, and ``golfsim serve``'s web app (which
+- [`golfsim.agent_checks`][]: the agent checks for plugin authors (legal under every variant, no peeking);
+- [`golfsim.experiments`][]: the research questions, each writing ``results/<name>/``;
+- [`golfsim.cli`][] and `golfsim.web`: the ``golfsim`` command line, and ``golfsim serve``'s web app (which
   reads the command line's rule options).
 """
 

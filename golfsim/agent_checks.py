@@ -1,6 +1,6 @@
 """The project's own agent checks, for plugin authors: legal under every rule variant, and no peeking.
 
-It plays agents through the kernels and :class:`~golfsim.game.game.Game`, which are built on the agents, so it is a
+It plays agents through the kernels and [`Game`][golfsim.game.game.Game], which are built on the agents, so it is a
 module of ``golfsim`` beside them rather than part of ``golfsim.agents`` (no import points up the layers).
 
 golfsim's test suite holds every built-in agent to these two checks; a user's agent (compiled or plain Python) can
@@ -10,11 +10,11 @@ be held to the same ones before it enters a tournament::
     report = check_agent("my-bot")        # raises AgentCheckError naming the agent, the rules and the deal
     print(report)
 
-:func:`check_legal`
-    Plays many short games under every variant of :data:`VARIANTS` (every rule option alone and in combinations,
+[`check_legal`][golfsim.agent_checks.check_legal]
+    Plays many short games under every variant of `VARIANTS` (every rule option alone and in combinations,
     2 to 12 players), the agent in every seat and mixed with random players, whose odd layouts reach odd positions.
     An illegal action, a policy that raises or a deal cut off by the turn cap fails.
-:func:`check_no_peeking`
+[`check_no_peeking`][golfsim.agent_checks.check_no_peeking]
     Plays a deal, stops at a decision, shuffles the cards nobody has seen yet (face-down layout cards, the stock not
     drawn) among their places in the deck, and plays the deal again from the new deck with the same agent seeds. Up
     to that decision the public state and the agent's every decision must be identical: a policy that reads a hidden
@@ -93,9 +93,9 @@ PEEKING_VARIANTS: dict[str, Rules] = {
 }
 
 
-#: Rule sets of the soak (:func:`soak`, ``golfsim selfcheck``): those of :data:`VARIANTS` but the house rules, one
-#: hole each; the house rules are :data:`HOUSE_SOAK_VARIANTS`, soaked at a twentieth of the deals (a block that adds
-#: about 1% to the soak's time rather than 15%).
+#: Rule sets of the soak ([`soak`][golfsim.agent_checks.soak], ``golfsim selfcheck``): those of `VARIANTS` but the house
+#: rules, one hole each; the house rules are `HOUSE_SOAK_VARIANTS`, soaked at a twentieth of the deals (a block that
+#: adds about 1% to the soak's time rather than 15%).
 SOAK_VARIANTS: dict[str, Rules] = {name: rules.replace(holes=1) for name, rules in VARIANTS.items()
                                    if name not in HOUSE_VARIANTS}
 HOUSE_SOAK_VARIANTS: dict[str, Rules] = {name: rules.replace(holes=1) for name, rules in HOUSE_VARIANTS.items()}
@@ -153,7 +153,7 @@ def check_legal(agent, variants: Mapping[str, Rules] | None = None, *, games: in
         A registered agent (``"ev"``, ``"my-bot:depth=2"``) or a plain-Python policy ``policy(observation) ->
         action``.
     variants : mapping of str to Rules, optional
-        The rule sets to play (default :data:`VARIANTS`).
+        The rule sets to play (default `VARIANTS`).
     games : int, optional
         Games per rule set and seating (default 1,500 for a compiled agent, 20 for a plain-Python one).
     seed : int
@@ -218,9 +218,10 @@ def check_no_peeking(agent, variants: Mapping[str, Rules] | None = None, *, deal
     Parameters
     ----------
     agent : str, AgentChoice or callable
-        As for :func:`check_legal`. An agent registered as seeing hidden cards (the oracle) fails, as it should.
+        As for [`check_legal`][golfsim.agent_checks.check_legal]. An agent registered as seeing hidden cards (the
+        oracle) fails, as it should.
     variants : mapping of str to Rules, optional
-        Rule sets (default :data:`PEEKING_VARIANTS`); one hole of each is played per deal.
+        Rule sets (default `PEEKING_VARIANTS`); one hole of each is played per deal.
     deals : int
         Deals per rule set.
     decisions_per_deal : int
@@ -275,21 +276,21 @@ def soak(agent, variants: Mapping[str, Rules] | None = None, *, deals: int = 1_0
     """Play ``deals`` single deals of each rule set with a compiled ``agent`` in every seat, and fail on an illegal
     action or a deal cut off by the turn cap: the long run behind ``golfsim selfcheck``.
 
-    :func:`check_legal` plays a few thousand deals of each rule set; a rare position (one deal in a million where an
-    agent loops until the turn cap) needs this many.
+    [`check_legal`][golfsim.agent_checks.check_legal] plays a few thousand deals of each rule set; a rare position (one
+    deal in a million where an agent loops until the turn cap) needs this many.
 
     Parameters
     ----------
     agent : str or AgentChoice
         A registered compiled agent.
     variants : mapping of str to Rules, optional
-        The rule sets (default :data:`SOAK_VARIANTS`); only one hole of each is played.
+        The rule sets (default `SOAK_VARIANTS`); only one hole of each is played.
     deals : int
         Deals per rule set.
     seed : int
         The deal and agent seed.
     batch_size, threads
-        As for :func:`golfsim.kernels.simulate.iter_batches` (memory is that of one batch).
+        As for [`golfsim.kernels.simulate.iter_batches`][] (memory is that of one batch).
     on_batch : callable, optional
         Called with the number of deals of each finished batch (a progress bar's advance).
 
@@ -334,8 +335,9 @@ def soak(agent, variants: Mapping[str, Rules] | None = None, *, deals: int = 1_0
 
 
 def check_agent(agent, *, games: int | None = None, deals: int = 10, seed: int | None = None) -> list[CheckReport]:
-    """Run :func:`check_legal` (``games`` per rule set) and :func:`check_no_peeking` (``deals`` per rule set) on
-    ``agent``, each under its default rule sets; ``seed`` (if given) seeds both.
+    """Run [`check_legal`][golfsim.agent_checks.check_legal] (``games`` per rule set) and
+    [`check_no_peeking`][golfsim.agent_checks.check_no_peeking] (``deals`` per rule set) on ``agent``, each under its
+    default rule sets; ``seed`` (if given) seeds both.
 
     Returns
     -------

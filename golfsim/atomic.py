@@ -1,16 +1,17 @@
 """A file written under a temporary name beside its target and renamed into place when complete, under a lock.
 
-:class:`AtomicFile` is for files written in a stream over a long run (decision logs): a run killed part way
-leaves the previous file untouched and only a hidden ``.NAME.*.writing`` file beside it, never a torn target; a
+[`AtomicFile`][golfsim.atomic.AtomicFile] is for files written in a stream over a long run (decision logs): a run killed
+part way leaves the previous file untouched and only a hidden ``.NAME.*.writing`` file beside it, never a torn target; a
 second run that asks for the same target while the first writes it is refused at once (an advisory ``flock`` on a
 hidden lock file, released by the system when a process dies, so a killed run never leaves a stale lock).
 
 Only a regular file (or a path that does not exist yet) is ever replaced. A character device such as ``/dev/null``
 is written through, as a person who writes ``--log /dev/null`` means (discard it; ``/dev/full`` then fails with
 ``ENOSPC`` in one line); a FIFO, socket, directory or block device is refused in one line before any work
-(:func:`target_kind`). A finished file gets the permissions of the process umask, like every other result.
-:func:`replace_file` is the one rename every writer uses.
-:func:`os_error_text` turns an ``OSError`` into the words of one error line, naming ``ENOSPC`` and the like.
+([`target_kind`][golfsim.atomic.target_kind]). A finished file gets the permissions of the process umask, like every
+other result. [`replace_file`][golfsim.atomic.replace_file] is the one rename every writer uses.
+[`os_error_text`][golfsim.atomic.os_error_text] turns an ``OSError`` into the words of one error line, naming ``ENOSPC``
+and the like.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ def target_kind(target) -> str:
 
 
 def refuse_special(target, what: str = "the file") -> str:
-    """``target``'s kind (:func:`target_kind`) when it may be written; ``ValueError`` (one line) when it is a
-    directory, FIFO, socket, block device or other special file."""
+    """``target``'s kind ([`target_kind`][golfsim.atomic.target_kind]) when it may be written; ``ValueError`` (one line)
+    when it is a directory, FIFO, socket, block device or other special file."""
     kind = target_kind(target)
     if kind not in ("missing", "regular file", "character device"):
         raise ValueError(f"cannot write {what} {target}: it is a {kind}, not a regular file; give a file path")
@@ -89,15 +90,17 @@ class TargetBusy(ValueError):
 
 
 class AtomicFile:
-    """A temporary path to write ``target`` through; :meth:`commit` renames it into place, :meth:`abandon` drops it.
+    """A temporary path to write ``target`` through; [`commit`][golfsim.atomic.AtomicFile.commit] renames it into place,
+    [`abandon`][golfsim.atomic.AtomicFile.abandon] drops it.
 
-    When ``target`` is a character device (``/dev/null``), :attr:`temp` is the device itself (:attr:`through` is
-    true): it is written directly, :meth:`commit` and :meth:`abandon` leave it alone, and no lock file is made.
+    When ``target`` is a character device (``/dev/null``), `temp` is the device itself (`through` is
+    true): it is written directly, [`commit`][golfsim.atomic.AtomicFile.commit] and
+    [`abandon`][golfsim.atomic.AtomicFile.abandon] leave it alone, and no lock file is made.
 
     Parameters
     ----------
     target : path
-        The file to write in the end (replaced by :meth:`commit` if it exists).
+        The file to write in the end (replaced by [`commit`][golfsim.atomic.AtomicFile.commit] if it exists).
     what : str
         What the file is, for error messages (``"the decision log"``).
 
@@ -168,13 +171,15 @@ class AtomicFile:
 
 
 PROBE_BYTES = 1 << 18
-"""Bytes :func:`check_writable` writes and removes: more than a saved game takes, so a full disk shows up first."""
+"""Bytes [`check_writable`][golfsim.atomic.check_writable] writes and removes: more than a saved game takes, so a full
+disk shows up first."""
 
 
 def check_writable(target, what: str = "the file", option: str = "") -> None:
     """Refuse, before any work, a target that cannot be written: its directory missing or read-only, the target a
-    directory, FIFO, socket or block device, another run writing it, or no room for :data:`PROBE_BYTES` (written
-    to a temporary file beside it, synced and removed). A character device is only opened for writing.
+    directory, FIFO, socket or block device, another run writing it, or no room for
+    [`PROBE_BYTES`][golfsim.atomic.PROBE_BYTES] (written to a temporary file beside it, synced and removed). A character
+    device is only opened for writing.
 
     Raises
     ------

@@ -2,21 +2,23 @@
 
 Everything here takes plain numbers or numpy arrays and returns floats, tuples, small dicts or
 small arrays; the tournament layer decides what the numbers mean. Golf scores are "low is
-better", but nothing in this module assumes a direction except :func:`plackett_luce`, whose
+better", but nothing in this module assumes a direction except [`plackett_luce`][golfsim.stats.plackett_luce], whose
 ``rankings`` are ordered best (lowest score) first.
 
 Intervals
 ---------
-:func:`mean_ci`, :func:`paired_difference` and :func:`share_ci` use Student's t interval
-(``scipy.stats.t``); :func:`proportion_ci` uses the Wilson score interval, and :func:`share_wilson_ci`
-the Wilson interval at an effective sample size for shares averaged over correlated games.
+[`mean_ci`][golfsim.stats.mean_ci], [`paired_difference`][golfsim.stats.paired_difference] and
+[`share_ci`][golfsim.stats.share_ci] use Student's t interval (``scipy.stats.t``);
+[`proportion_ci`][golfsim.stats.proportion_ci] uses the Wilson score interval, and
+[`share_wilson_ci`][golfsim.stats.share_wilson_ci] the Wilson interval at an effective sample size for shares averaged
+over correlated games.
 
 Ratings
 -------
-:func:`bradley_terry` (a K x K matrix of head-to-head wins) and :func:`plackett_luce` (multi-player
-finishing orders) fit strengths ``gamma_i > 0`` by maximum likelihood with the MM algorithm of
-Hunter (2004), "MM algorithms for generalized Bradley-Terry models", *Ann. Statist.* 32(1),
-finished by Newton steps. Both report them on an Elo-like scale::
+[`bradley_terry`][golfsim.stats.bradley_terry] (a K x K matrix of head-to-head wins) and
+[`plackett_luce`][golfsim.stats.plackett_luce] (multi-player finishing orders) fit strengths ``gamma_i > 0`` by maximum
+likelihood with the MM algorithm of Hunter (2004), "MM algorithms for generalized Bradley-Terry models", *Ann. Statist.*
+32(1), finished by Newton steps. Both report them on an Elo-like scale::
 
     rating_i = 400 * log10(gamma_i) - mean_{k rated}(400 * log10(gamma_k))
 
@@ -87,7 +89,7 @@ def _as_sample(x, name: str = "x") -> np.ndarray:
 
 
 def _as_shares(shares) -> np.ndarray:
-    """:func:`_as_sample` of win shares, each checked to lie in [0, 1]."""
+    """`_as_sample` of win shares, each checked to lie in [0, 1]."""
     arr = _as_sample(shares, "shares")
     if np.any(arr < 0.0) or np.any(arr > 1.0):
         raise ValueError("win shares must lie in [0, 1]")
@@ -145,7 +147,8 @@ def mean_ci(x, confidence: float = 0.95) -> tuple[float, float, float]:
 
 
 def mean_ci_moments(n: int, mean: float, sd: float, confidence: float = 0.95) -> tuple[float, float, float]:
-    """:func:`mean_ci` from a sample's size, mean and standard deviation (``ddof=1``) instead of the sample.
+    """[`mean_ci`][golfsim.stats.mean_ci] from a sample's size, mean and standard deviation (``ddof=1``) instead of the
+    sample.
 
     For results folded as they arrive (a tournament's deal sets), where the sample itself is never held.
     """
@@ -328,8 +331,8 @@ def share_wilson_ci(shares, trials, confidence: float = 0.95) -> tuple[float, fl
 
 def share_wilson_ci_moments(n: int, mean: float, var: float, trials, confidence: float = 0.95) -> tuple[float, float,
                                                                                                         float]:
-    """:func:`share_wilson_ci` from the number of units, their mean share and its variance (``ddof=1``, 0 for one
-    unit) instead of the shares themselves."""
+    """[`share_wilson_ci`][golfsim.stats.share_wilson_ci] from the number of units, their mean share and its variance
+    (``ddof=1``, 0 for one unit) instead of the shares themselves."""
     p, spread = float(mean), float(var)
     n_eff = float(trials) if spread <= 0.0 else min(float(trials), n * p * (1.0 - p) / spread)
     _, low, high = proportion_ci(p * n_eff, n_eff, confidence)
@@ -667,8 +670,8 @@ def plackett_luce(
     In the Plackett-Luce model a game's order is built from the top: the winner is drawn from
     the players with probability proportional to strength ``gamma``, second place likewise from
     those left, and so on. With two players it is the Bradley-Terry model, and it gives the same
-    ratings as :func:`bradley_terry` on the same results (ties included). Strengths are fitted by
-    maximum likelihood with Hunter's (2004) MM algorithm and reported on the same centred Elo-like
+    ratings as [`bradley_terry`][golfsim.stats.bradley_terry] on the same results (ties included). Strengths are fitted
+    by maximum likelihood with Hunter's (2004) MM algorithm and reported on the same centred Elo-like
     scale.
 
     Parameters
@@ -686,21 +689,21 @@ def plackett_luce(
         ``rankings``; values at empty seats are ignored. Without ``scores`` there are no ties.
     prior : float, default 0
         Pseudo-wins added each way, as two-player games, to every pair of items that met in at
-        least one game; see :func:`bradley_terry`. ``0`` is maximum likelihood.
+        least one game; see [`bradley_terry`][golfsim.stats.bradley_terry]. ``0`` is maximum likelihood.
     tol : float, default 1e-10
         Stop when no log-strength moves by more than ``tol`` in one MM step.
     max_iter : int, default 100000
         Iteration cap; a ``RuntimeWarning`` is issued and ``converged`` is False if it is reached.
     confidence : float, default 0.95
-        Level of the bounds of unrated items; see :func:`bradley_terry`.
+        Level of the bounds of unrated items; see [`bradley_terry`][golfsim.stats.bradley_terry].
 
     Returns
     -------
     dict
-        Same keys and shapes as :func:`bradley_terry`: ``rating``, ``se`` (shape (K,)), ``cov``
+        Same keys and shapes as [`bradley_terry`][golfsim.stats.bradley_terry]: ``rating``, ``se`` (shape (K,)), ``cov``
         (shape (K, K)), ``strength``, ``standing``, ``rated``, ``bound`` (shape (K,)), ``n_iter``,
         ``converged``. An item that never finished ahead of (or behind) the rated items is not rated
-        and gets a bound, as in :func:`bradley_terry`.
+        and gets a bound, as in [`bradley_terry`][golfsim.stats.bradley_terry].
 
     Raises
     ------
@@ -715,9 +718,9 @@ def plackett_luce(
     **Ties are handled by splitting**: a game with tied players contributes the *average* of the
     Plackett-Luce log-likelihoods of all the strict orders consistent with it (every order of each
     tied group equally weighted). A two-way tie between two players is therefore half a win each
-    way, exactly the convention of :func:`bradley_terry`, and a k-way tie for first place gives each
-    tied player the ``1/k`` win share of :func:`share_ci`. The averaged terms keep the MM algorithm
-    valid; a tie of ``d`` players costs ``2**d`` terms, negligible for table-sized games. The
+    way, exactly the convention of [`bradley_terry`][golfsim.stats.bradley_terry], and a k-way tie for first place gives
+    each tied player the ``1/k`` win share of [`share_ci`][golfsim.stats.share_ci]. The averaged terms keep the MM
+    algorithm valid; a tie of ``d`` players costs ``2**d`` terms, negligible for table-sized games. The
     standard errors then come from the information of this averaged (composite) likelihood and are
     approximate when ties are frequent.
 
@@ -739,9 +742,9 @@ def plackett_luce(
 
 
 def _finishing_orders(rankings, n_items: int, scores):
-    """:func:`plackett_luce`'s games checked and laid out: ``(ids, occupied, counts, tied_next)``, the item ids
-    with every game's empty seats moved to its end, which seats are occupied, the players per game, and
-    ``tied_next[g, k]``: seats ``k`` and ``k + 1`` of game ``g`` are tied (see there for what is refused)."""
+    """[`plackett_luce`][golfsim.stats.plackett_luce]'s games checked and laid out: ``(ids, occupied, counts,
+    tied_next)``, the item ids with every game's empty seats moved to its end, which seats are occupied, the players per
+    game, and ``tied_next[g, k]``: seats ``k`` and ``k + 1`` of game ``g`` are tied (see there for what is refused)."""
     ids = np.asarray(rankings)
     if ids.ndim != 2:
         raise ValueError(f"rankings must be a 2-D (games x seats) array, got shape {ids.shape}")
@@ -783,10 +786,10 @@ def _finishing_orders(rankings, n_items: int, scores):
 
 
 def _plackett_luce_terms(ids, occupied, counts, tied_next, n_items: int, prior: float):
-    """The MM algorithm's terms of :func:`plackett_luce` as two sparse ``(terms, n_items)`` matrices: which items
-    each term's choice is among (``member``) and the weight of the item(s) chosen (``numer``). A game without ties
-    gives one term per place but the last; a game with ties the average over the orders of each tied group; the
-    ``prior`` a two-player game each way for every pair that met."""
+    """The MM algorithm's terms of [`plackett_luce`][golfsim.stats.plackett_luce] as two sparse ``(terms, n_items)``
+    matrices: which items each term's choice is among (``member``) and the weight of the item(s) chosen (``numer``). A
+    game without ties gives one term per place but the last; a game with ties the average over the orders of each tied
+    group; the ``prior`` a two-player game each way for every pair that met."""
     member_rows: list[np.ndarray] = []
     member_cols: list[np.ndarray] = []
     numer_rows: list[np.ndarray] = []

@@ -1,14 +1,14 @@
-"""learned: the one-ply expectimax player on the value learned by self-play (trained by :mod:`golfsim.learning`).
+"""learned: the one-ply expectimax player on the value learned by self-play (trained by [`golfsim.learning`][]).
 
 At each decision it takes the move with the best expected value of the state it leaves, the expectation taken over
 the card chance brings (the stock draw, the card under a covered or revealed face-down position) from the unseen
-counts; the value is the linear model of :mod:`golfsim.agents.learned.value` with the shipped weights
+counts; the value is the linear model of [`golfsim.agents.learned.value`][] with the shipped weights
 (``models/learned.json`` in this package, made by the command recorded in that file). The decision rule is
-:func:`golfsim.agents.learned.policy.decide`.
+[`golfsim.agents.learned.policy.decide`][].
 
-The playing side lives here in full -- :mod:`~golfsim.agents.learned.value` (features and the linear value),
-:mod:`~golfsim.agents.learned.policy` (the compiled decision), :mod:`~golfsim.agents.learned.model` (reading a
-weight file) -- so that the agents never import the training package :mod:`golfsim.learning`, which imports them.
+The playing side lives here in full -- [`value`][golfsim.agents.learned.value] (features and the linear value),
+[`policy`][golfsim.agents.learned.policy] (the compiled decision), [`model`][golfsim.agents.learned.model] (reading a
+weight file) -- so that the agents never import the training package [`golfsim.learning`][], which imports them.
 
 Which rules the model covers: it was trained by self-play at two and four players under both end rules, every other
 option at its default. It plays every variant and player count legally with the same weights (its features are
@@ -17,9 +17,10 @@ more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip
 four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
 
 A damaged model file does not stop the other agents: it is reported (one line naming the file, from
-:func:`require_model`) only when ``learned`` is asked to play, alone or in ``mc``'s base or rollouts, or when
-``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the Numba cache is keyed
-by the model file too (:func:`golfsim._numba.jit.source_key`), so a new model is never played with an old compile.
+[`require_model`][golfsim.agents.learned.require_model]) only when ``learned`` is asked to play, alone or in ``mc``'s
+base or rollouts, or when ``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the
+Numba cache is keyed by the model file too (`golfsim._numba.jit.source_key`), so a new model is never played with an old
+compile.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ try:
 except ValueError as err:  # zeros in its place, never played: require_model refuses every use first
     WEIGHTS, MODEL = np.zeros((NUM_ROWS, NUM_FEATURES)), {}
     MODEL_ERROR = str(err)
-"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; :data:`MODEL_ERROR` says why
+"""The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; `MODEL_ERROR` says why
 the file could not be read (``None`` when it was)."""
 
 

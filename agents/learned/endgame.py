@@ -7,9 +7,9 @@ chance brings, computable from the public counts (``unseen``, or ``stock_known``
 
 - *The deal's last turn* (``one_last_turn``, the last player of the final circuit; any player count). Every move
   ends the deal, so a move's value is the expected final deal-score difference of the layouts it leaves
-  (:func:`final_value`): the mover's layout less the mean of the others', every face-down card in expectation
-  over the unseen cards. A drawn card is valued with the counts after it is seen, then the best of throwing it
-  and placing it at each position.
+  ([`final_value`][golfsim.agents.learned.endgame.final_value]): the mover's layout less the mean of the others', every
+  face-down card in expectation over the unseen cards. A drawn card is valued with the counts after it is seen, then the
+  best of throwing it and placing it at each position.
 - *Going out at two players under* ``one_last_turn``: the move that turns up or covers the player's last face-down
   card is followed by the opponent's last turn only, so its value is minus the opponent's best last-turn value,
   in expectation over the covered card (which the opponent may take from the discard pile).
@@ -21,13 +21,14 @@ cards, and its value is the fixed point of an infinite game over every order of 
 estimates it there.
 
 The expectation of a layout is exact by linearity: the expected sum of its columns is the sum of their expected
-scores, each exact from the counts (:func:`golfsim.agents.learned.value.column_expectation`, which takes a column of
+scores, each exact from the counts ([`golfsim.agents.learned.value.column_expectation`][], which takes a column of
 two face-down cards as two cards drawn without replacement). A covered card leaves the game face up on the discard
 pile before the deal ends; averaged over what it is, the other face-down cards keep their unconditional
 expectation, so the counts before the cover value them exactly. With a ``four_of_a_kind_bonus`` (a bonus over two
-columns, not a column score) these values are not exact and nothing here applies (:func:`exact_applies`).
+columns, not a column score) these values are not exact and nothing here applies
+([`exact_applies`][golfsim.agents.learned.endgame.exact_applies]).
 
-The states after a move are made by the rules engine (:func:`golfsim.core.engine.apply_action`) on scratch copies
+The states after a move are made by the rules engine ([`golfsim.core.engine.apply_action`][]) on scratch copies
 with a hidden state that holds only the card chance brings in that branch, so nothing is assumed about the rules
 here.
 """
@@ -237,9 +238,9 @@ def goes_out(pub, rules, player, action):
 
 @hot
 def out_value(pub, rules, player, action, hid, after):
-    """The exact value of a going-out ``action`` (see :func:`goes_out`): under ``immediate`` the layouts as they
-    stand; under ``one_last_turn`` at two players minus the opponent's best last turn, over the covered card. NaN
-    where it is not exact (three or more players under ``one_last_turn``)."""
+    """The exact value of a going-out ``action`` (see [`goes_out`][golfsim.agents.learned.endgame.goes_out]): under
+    ``immediate`` the layouts as they stand; under ``one_last_turn`` at two players minus the opponent's best last turn,
+    over the covered card. NaN where it is not exact (three or more players under ``one_last_turn``)."""
     k = _covers(pub, rules, player, action)
     if rules[R_END] == 0:
         card = pub[HELD] if pub[PHASE] == HOLD else top_discard(pub, rules)
@@ -265,8 +266,8 @@ def out_value(pub, rules, player, action, hid, after):
 
 @hot
 def exact_values(pub, rules, player, values):
-    """The exact value of each of ``player``'s moves that has one (:mod:`this module's <golfsim.agents.learned.
-    endgame>` cases) into ``values`` (``NUM_ACTIONS``), NaN for the others; the number of exact values written."""
+    """The exact value of each of ``player``'s moves that has one ([this module's][golfsim.agents.learned.endgame]
+    cases) into ``values`` (``NUM_ACTIONS``), NaN for the others; the number of exact values written."""
     for a in range(NUM_ACTIONS):
         values[a] = np.nan
     if not exact_applies(rules):

@@ -1,9 +1,10 @@
-"""Reading the learned value's weight files; the shipped one is ``models/learned.json`` (:data:`SHIPPED`).
+"""Reading the learned value's weight files; the shipped one is ``models/learned.json``
+([`SHIPPED`][golfsim.agents.learned.model.SHIPPED]).
 
 A model file is JSON with ``weights`` (``NUM_ROWS`` lists of ``NUM_FEATURES`` numbers), ``features`` and ``rows``
 (the names, checked on reading so that a file from another feature layout is refused), ``command`` (the exact
 command that made it) and ``training`` (its settings and sample counts). Training writes them
-(:mod:`golfsim.learning.model`); the player only reads them, so it lives here with the player.
+([`golfsim.learning.model`][]); the player only reads them, so it lives here with the player.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The decision of the learned player: the move whose afterstate has the best expected learned value.
 
-At each decision the player values, with :mod:`golfsim.agents.learned.value`, the state its move leaves (lower is
+At each decision the player values, with [`golfsim.agents.learned.value`][], the state its move leaves (lower is
 better: its expected deal score less the opponents' mean), and where chance comes between the move and that state
 it takes the expectation over the card chance brings (one-ply expectimax):
 
@@ -14,10 +14,11 @@ it takes the expectation over the card chance brings (one-ply expectimax):
   ``must``: the best flip).
 - Flip after a throw: the flip (or, with ``may``, the pass) with the best expected value; ties to the pass.
 - Opening flips: position 0, then position 1 (position 3 with ``opening_flips=same_column``), as ev does.
-- A move that ends the deal is valued exactly (:func:`golfsim.agents.learned.value.terminal_value`), which is what
+- A move that ends the deal is valued exactly ([`golfsim.agents.learned.value.terminal_value`][]), which is what
   decides going out. Once the deal has stalled (two recycles or half of ``turn_cap``), covering or turning up a
   face-down card earns ``STALL_HIDDEN`` points, as with ev, so that deals end; from half of ``turn_cap`` on, only
-  moves that cover or turn up a face-down card are played (:func:`must_progress`), so that every deal ends.
+  moves that cover or turn up a face-down card are played
+  ([`must_progress`][golfsim.agents.learned.policy.must_progress]), so that every deal ends.
 
 The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
 trained, the agent ``learned`` the shipped ones. Nothing here allocates.
@@ -87,12 +88,12 @@ BIG = 1e18
 
 Context = namedtuple("Context", "cnt base h row const c0 c1 c2 row_out const_out row_final const_final final_turn "
                                 "last_turn opp_exp gain_unknown stall")
-Context.__doc__ = """What every afterstate of one decision is valued from (:func:`context`): the counts, the
-player's view offset and face-down count, the row of a running afterstate with its constant part (bias, opponents,
-stall) and the weighted values of the three own columns, the rows and constants of going out and of the last-turn
-circuit, whether this is the player's last turn (``final_turn``) and the deal's last (``last_turn``), the
-opponents' expected final score, the next player's expected gain from an unseen card on the discard, and the stall
-flag."""
+Context.__doc__ = """What every afterstate of one decision is valued from
+([`context`][golfsim.agents.learned.policy.context]): the counts, the player's view offset and face-down count, the row
+of a running afterstate with its constant part (bias, opponents, stall) and the weighted values of the three own
+columns, the rows and constants of going out and of the last-turn circuit, whether this is the player's last turn
+(``final_turn``) and the deal's last (``last_turn``), the opponents' expected final score, the next player's expected
+gain from an unseen card on the discard, and the stall flag."""
 
 
 @leaf
@@ -106,8 +107,8 @@ def row_constant(w, row, opp, stall):
 
 @hot
 def context(pub, rules, w, player, gains, opp):
-    """The :data:`Context` of ``player``'s decision; fills ``gains`` (:func:`next_gains`) and ``opp`` (the
-    opponents' mean layout features, scratch of ``LAYOUT_FEATURES``)."""
+    """The `Context` of ``player``'s decision; fills ``gains`` ([`next_gains`][golfsim.agents.learned.value.next_gains])
+    and ``opp`` (the opponents' mean layout features, scratch of ``LAYOUT_FEATURES``)."""
     cnt = card_counts(pub, rules)
     base = rules[R_OFF_VIEW] + 6 * player
     players = rules[R_PLAYERS]
@@ -242,8 +243,9 @@ def place_value(pub, rules, w, ctx, gains, card, k):
 
 @leaf
 def draw_value_reference(pub, rules, w, ctx, gains):
-    """:func:`draw_value` the plain way, every afterstate through :func:`place_value` (kept for the tests, which
-    hold the fast one to the same numbers)."""
+    """[`draw_value`][golfsim.agents.learned.policy.draw_value] the plain way, every afterstate through
+    [`place_value`][golfsim.agents.learned.policy.place_value] (kept for the tests, which hold the fast one to the same
+    numbers)."""
     doff = ctx.cnt.doff
     total = 0.0
     for r in range(NUM_RANKS):
@@ -263,8 +265,9 @@ def draw_value(pub, rules, w, ctx, gains):
     This is most of a decision's work (fourteen cards times seven moves), so the usual afterstate (the deal goes
     on, one column changes) is computed here with everything that does not depend on the drawn card hoisted out
     of the loop over cards, and the weighted features of a column whose partner is face down computed once per
-    card for every such position. The arithmetic is :func:`afterstate_value`'s, operation for operation, so the
-    numbers are the same to the last bit (:func:`draw_value_reference`)."""
+    card for every such position. The arithmetic is
+    [`afterstate_value`][golfsim.agents.learned.policy.afterstate_value]'s, operation for operation, so the numbers are
+    the same to the last bit ([`draw_value_reference`][golfsim.agents.learned.policy.draw_value_reference])."""
     doff = ctx.cnt.doff
     base = ctx.base
     row = ctx.row
@@ -321,7 +324,7 @@ def random_legal(pub, rules, agent_rng):
 @leaf
 def must_progress(pub, rules):
     """True once half of ``turn_cap`` turns are gone with nobody out: from then on every move covers or turns up a
-    face-down card (:func:`progress_move`).
+    face-down card ([`progress_move`][golfsim.agents.learned.policy.progress_move]).
 
     Why no bonus suffices: a deal can reach a position where every seat's last face-down card is known to pair its
     face-up partner (the unseen cards are all of that rank), so each seat's only ways to end the deal -- covering
@@ -380,7 +383,8 @@ def turn_values(pub, rules, w, ctx, gains, top, values):
     """The values of a start or hold phase's actions into ``values``: for a held card, throwing it and placing it
     at each position; at the start of a turn, taking the top discard to each position, drawing (when the stock has
     cards) and, with ``reveal_instead_of_draw``, revealing each face-down card. The other entries are not
-    written; :func:`decide` picks among these, :func:`action_values` returns them."""
+    written; [`decide`][golfsim.agents.learned.policy.decide] picks among these,
+    [`action_values`][golfsim.agents.learned.policy.action_values] returns them."""
     if pub[PHASE] == HOLD:
         card = pub[HELD]
         values[THROW_DRAWN] = throw_value(pub, rules, w, ctx, gains, card)
@@ -449,8 +453,9 @@ def decide(pub, rules, w, player, agent_rng, explore):
 def action_values(pub, rules, w, player, values):
     """The learned player's value of every action of ``player`` now, written to ``values`` (``NUM_ACTIONS``; NaN
     for illegal actions, the opening flips and the house rule ``knock_early``'s ``KNOCK``, which the learned player
-    never plays: its features cannot value turning up every face-down card at once): the numbers :func:`decide`
-    compares, in its unit (expected deal score less the opponents' mean, lower is better)."""
+    never plays: its features cannot value turning up every face-down card at once): the numbers
+    [`decide`][golfsim.agents.learned.policy.decide] compares, in its unit (expected deal score less the opponents'
+    mean, lower is better)."""
     for a in range(values.shape[0]):
         values[a] = np.nan
     phase = pub[PHASE]

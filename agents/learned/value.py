@@ -6,9 +6,9 @@ What is valued
 ``s[p] - mean(s[q], q != p)`` (lower is better for ``p``). It is the objective the tournaments measure (points
 per game are the sum of the deals' points), and it decides going out: ending the deal with a middling score is good
 exactly when it leaves the opponents worse off. A state whose deal is over after the turn is not estimated: it is
-valued exactly from public information (:func:`terminal_value`: the player's own layout, the opponents' face-down
-cards in expectation over the unseen cards). Game totals do not enter (the metric is points per game, to which the
-game totals before the last hole make no difference).
+valued exactly from public information ([`terminal_value`][golfsim.agents.learned.value.terminal_value]: the player's
+own layout, the opponents' face-down cards in expectation over the unseen cards). Game totals do not enter (the metric
+is points per game, to which the game totals before the last hole make no difference).
 
 The model, and why it is linear
 -------------------------------
@@ -17,8 +17,9 @@ A linear model over rich features was chosen over a small network over a raw enc
 
 - *Speed*: the player values every afterstate of every move, and for a stock draw every card it may bring (about
   a hundred afterstates per decision). The features decompose over the three columns of a layout, and one move
-  changes one column, so an afterstate costs a dozen multiply-adds (:func:`column_dot`); a network of even 32
-  hidden units costs a thousand. The player must stay near ev's speed (tens of thousands of deals per second).
+  changes one column, so an afterstate costs a dozen multiply-adds
+  ([`column_dot`][golfsim.agents.learned.value.column_dot]); a network of even 32 hidden units costs a thousand. The
+  player must stay near ev's speed (tens of thousands of deals per second).
 - *Fitting*: a linear model is fitted exactly by least squares from self-play (the normal equations gathered in
   compiled code, solved with numpy in milliseconds): no optimiser, no learning rate, no framework, and the same
   data give the same weights to the last bit.
@@ -54,14 +55,14 @@ their layouts (``F_OPP``), twelve each, summed over the three columns (``mu`` th
 
 Last, ``F_GAIN``: the points the next player would save now by taking the top discard (the best of putting it at
 each of their positions, columns valued by their exact expectation), and ``F_STALL``: 1 once the deal has stalled
-(:func:`golfsim.agents.common.stalled`).
+([`golfsim.agents.common.stalled`][]).
 
 The counts (``unseen``, the draw counts) are the state's; a player valuing an afterstate in which a face-down card
 is covered values it with the counts before that card is seen (the card goes to the discard pile, where its worth
 to the next player is taken in expectation over the unseen cards).
 
 Every function here reads ``pub`` and the packed ``rules`` only (the public state; see
-:mod:`golfsim.core.spec`) and allocates nothing.
+[`golfsim.core.spec`][]) and allocates nothing.
 """
 
 from __future__ import annotations
@@ -119,9 +120,10 @@ ROW_NAMES = tuple(
 )
 
 Counts = namedtuple("Counts", "mu inv_u hh doff s_inv")
-Counts.__doc__ = """What the features of one state start from (:func:`card_counts`): ``mu`` the mean points of an
-unseen card, ``inv_u`` one over their number, ``hh`` the exact expectation of a column of two face-down cards,
-``doff`` the offset in ``pub`` of the counts a stock draw comes from and ``s_inv`` one over their sum."""
+Counts.__doc__ = """What the features of one state start from
+([`card_counts`][golfsim.agents.learned.value.card_counts]): ``mu`` the mean points of an unseen card, ``inv_u`` one
+over their number, ``hh`` the exact expectation of a column of two face-down cards, ``doff`` the offset in ``pub`` of
+the counts a stock draw comes from and ``s_inv`` one over their sum."""
 
 
 def prior_weights() -> np.ndarray:
@@ -137,7 +139,7 @@ def prior_weights() -> np.ndarray:
 # ---------------------------------------------------------------- counts and column expectations
 @leaf
 def card_counts(pub, rules):
-    """The :data:`Counts` of ``pub``."""
+    """The `Counts` of ``pub``."""
     ou = rules[R_OFF_UNSEEN]
     n = pub[UNSEEN_CARDS]
     inv_u = 1.0 / n if n > 0 else 0.0
@@ -182,7 +184,7 @@ def layout_expectation(pub, rules, q, cnt):
 @leaf
 def column_dot(w, row, off, pub, rules, a, b, cnt):
     """``W[row, off:off + 12] . psi(a, b)``: the weighted features of one column (``H1``/``H2`` excepted), the
-    same numbers :func:`add_column_features` writes."""
+    same numbers [`add_column_features`][golfsim.agents.learned.value.add_column_features] writes."""
     if a >= 0 and b >= 0:
         v = w[row, off + KNOWN] * column_score(a, b, rules)
         if a != b:
@@ -259,7 +261,8 @@ def add_layout_features(out, off, scale, pub, rules, q, cnt):
 @hot
 def next_gains(pub, rules, player, cnt, gains):
     """``gains[r]``: the points the player after ``player`` would save now by putting a card of rank ``r`` at the
-    best of their positions (0 when none helps), columns valued by :func:`column_expectation`."""
+    best of their positions (0 when none helps), columns valued by
+    [`column_expectation`][golfsim.agents.learned.value.column_expectation]."""
     nxt = player + 1 if player + 1 < rules[R_PLAYERS] else 0
     base = rules[R_OFF_VIEW] + 6 * nxt
     e0 = column_expectation(pub, rules, pub[base], pub[base + 3], cnt)
@@ -361,7 +364,7 @@ def terminal_value(pub, rules, player, cnt):
 @hot
 def value(pub, rules, w, player, out, gains):
     """``W[row] . phi``: the learned value of ``pub`` for ``player`` just after their turn (``out`` and ``gains``
-    are scratch, see :func:`features`)."""
+    are scratch, see [`features`][golfsim.agents.learned.value.features])."""
     row = features(pub, rules, player, out, gains)
     v = 0.0
     for i in range(NUM_FEATURES):

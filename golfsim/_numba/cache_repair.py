@@ -6,7 +6,7 @@ raised ``UnpicklingError`` (or ``EOFError``, ``ValueError``...) from every comma
 ``golfsim cache-clear``. Here a read that fails for any reason but an interrupt removes that function's index and
 data files, says so once on stderr, and answers "not cached", so Numba compiles the function and saves it afresh.
 
-Like :mod:`golfsim._numba.cache_room` this reaches into Numba's ``IndexDataCacheFile``; when a Numba release renames
+Like `golfsim._numba.cache_room` this reaches into Numba's ``IndexDataCacheFile``; when a Numba release renames
 it nothing is changed and a damaged entry fails as before.
 """
 

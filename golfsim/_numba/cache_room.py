@@ -3,16 +3,16 @@
 Numba saves every compiled function into its cache directory and raises when it cannot: on a full disk every
 command that compiles failed with ``ENOSPC``, and with no writable place at all (a read-only or full cache
 directory and temporary directory) Numba either failed at import or cached beside the sources, where an edit to
-another module would not be noticed (:mod:`golfsim._numba.jit`). Compiled code does not need the cache, only a later
+another module would not be noticed (`golfsim._numba.jit`). Compiled code does not need the cache, only a later
 run's start-up does, so golfsim compiles on without it:
 
-- :func:`compile_uncached` (called at import when no cache directory has room) makes every function decorated
+- `compile_uncached` (called at import when no cache directory has room) makes every function decorated
   afterwards compile without a cache;
 - a save that fails later (the disk fills during a run) turns that function's cache off and the run goes on.
 
 Either way one line on stderr says so, once per process. Both reach into Numba's dispatcher and cache classes; when
 a Numba release renames them, nothing is changed and a failed save is the command's one ``OSError`` line
-(:mod:`golfsim.cli.oserrors`) as before.
+([`golfsim.cli.oserrors`][]) as before.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 
 _warned = False
 UNCACHED = False
-"""True when this process compiles without a cache (:func:`compile_uncached` was called)."""
+"""True when this process compiles without a cache (`compile_uncached` was called)."""
 
 
 def warn_once(text: str) -> None:

@@ -1,7 +1,7 @@
-"""Numba's compile events, for code outside :mod:`golfsim._numba` that wants to know when a function compiles.
+"""Numba's compile events, for code outside `golfsim._numba` that wants to know when a function compiles.
 
 Numba announces every compile as a ``numba:compile`` event from its private ``numba.core.event`` module;
-:func:`on_compile` is the one place golfsim listens to it (:mod:`golfsim.runs.compile_notice` draws the line that
+`on_compile` is the one place golfsim listens to it (`golfsim.runs.compile_notice` draws the line that
 says what is compiling).
 """
 

@@ -8,7 +8,7 @@ from numba import njit
 
 WRAPPER_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 """Target options that skip the two entry points Numba builds for every compiled function: the CPython wrapper
-and the C wrapper (only :mod:`golfsim._numba.inner_compile` sets them)."""
+and the C wrapper (only `golfsim._numba.inner_compile` sets them)."""
 
 
 def renamed_copy(function, suffix: str):

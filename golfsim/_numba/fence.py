@@ -1,9 +1,9 @@
 """Whether golfsim uses Numba internals in this process, decided once, at import.
 
 golfsim compiles faster and runs its search agents without heap allocation by reaching into Numba's private classes
-(:mod:`golfsim._numba.inner_compile`, :mod:`golfsim._numba.stack`, :mod:`golfsim._numba.pointers`). Those are only
-used on the Numba releases they were tested with (:data:`TESTED`), when they import, and when the environment
-variable :data:`FALLBACK_VARIABLE` is not set to a true value. Otherwise every function is compiled with public
+(`golfsim._numba.inner_compile`, `golfsim._numba.stack`, `golfsim._numba.pointers`). Those are only
+used on the Numba releases they were tested with (`TESTED`), when they import, and when the environment
+variable `FALLBACK_VARIABLE` is not set to a true value. Otherwise every function is compiled with public
 ``njit`` options only: a slower first compile, the same results, and every function cached. That fallback is what
 a Numba release newer than the tested ones gets, so pyproject.toml has no upper bound on Numba.
 """
@@ -32,7 +32,7 @@ def numba_release(version: str) -> tuple[int, int] | None:
 
 def fallback_reason(version: str, environ) -> str | None:
     """Why the internals are not used with Numba ``version`` under the environment ``environ``; ``None`` if they
-    are (the import check is separate: :data:`INTERNALS`)."""
+    are (the import check is separate: `INTERNALS`)."""
     flag = environ.get(FALLBACK_VARIABLE, "").strip().lower()
     if flag not in ("", "0", "false", "no"):
         return f"{FALLBACK_VARIABLE}={environ[FALLBACK_VARIABLE]}"

@@ -11,19 +11,19 @@ has work done for it that nothing uses:
 - **a copy per literal argument**: Numba compiles ``f(pub, 0)`` and ``f(pub, 1)`` as two specialisations (one third
   of the built-in agents' compiled signatures were such copies), which LLVM folds to the same code once inlined.
 
-:class:`InnerDispatcher` skips all three. It compiles for the plain argument types (:func:`plain_type`), without
-entry points, into an :class:`InlineOnlyLibrary`, which keeps the LLVM IR as Numba's per-function passes left it and
+`InnerDispatcher` skips all three. It compiles for the plain argument types (`plain_type`), without
+entry points, into an `InlineOnlyLibrary`, which keeps the LLVM IR as Numba's per-function passes left it and
 hands it to the callers to optimise once, with everything else, where the code runs (a library holding a
 dispatcher's address is the exception: Numba would not cache it unoptimised). The Numba cache keeps that IR
-as bitcode (:class:`InlineOnlyCache`), so a kernel compiled in a later process still links in cached callees. A call
-from Python goes to :func:`with_entry_points`'s copy of the function, compiled normally when first needed.
+as bitcode (`InlineOnlyCache`), so a kernel compiled in a later process still links in cached callees. A call
+from Python goes to `with_entry_points`'s copy of the function, compiled normally when first needed.
 
 Skipping that work more than halves the cold compile of the built-in agents: the entry points and literal copies
 and the inline-only libraries each account for a large share of it, the time their libraries had spent optimising
 and emitting code nobody ran (docs/performance.md has the measurements).
 
 This relies on Numba internals (the code-library and compile-result classes of numba 0.60 to 0.68), so it is only
-imported through :mod:`golfsim._numba.fence`, which falls back to plain ``njit`` on other releases, when this module
+imported through `golfsim._numba.fence`, which falls back to plain ``njit`` on other releases, when this module
 fails to import, or under ``GOLFSIM_NUMBA_FALLBACK=1``; ``tests/_numba/test_inner_compile.py`` pins the behaviour.
 """
 
@@ -41,7 +41,7 @@ from golfsim._numba import cache_room
 from golfsim._numba.entry import WRAPPER_OPTIONS, with_entry_points
 
 INLINE_ONLY = "golfsim-inline-only-bitcode"
-"""The cache kind of an :class:`InlineOnlyLibrary`: its bitcode, unoptimised, without machine code."""
+"""The cache kind of an `InlineOnlyLibrary`: its bitcode, unoptimised, without machine code."""
 
 
 def plain_type(argument_type):
@@ -55,7 +55,7 @@ def plain_type(argument_type):
 
 class InlineOnlyLibrary(JITCodeLibrary):
     """A code library whose code is only linked into its callers' libraries: never turned into machine code, and
-    not optimised on its own unless it holds a dispatcher's address (:meth:`_optimize_final_module`). Asked for a
+    not optimised on its own unless it holds a dispatcher's address (`_optimize_final_module`). Asked for a
     function's address, it answers 0 (no such symbol), as Numba's own libraries do for a function compiled without
     a CPython wrapper."""
 
@@ -111,7 +111,7 @@ class InlineOnlyLibrary(JITCodeLibrary):
 
 
 class InlineOnlyCompiler(compiler.Compiler):
-    """Numba's nopython pipeline, lowering into an :class:`InlineOnlyLibrary`."""
+    """Numba's nopython pipeline, lowering into an `InlineOnlyLibrary`."""
 
     def compile_extra(self, func):
         if self.state.library is None:
@@ -120,7 +120,7 @@ class InlineOnlyCompiler(compiler.Compiler):
 
 
 class InlineOnlyCacheImpl(CompileResultCacheImpl):
-    """Rebuilds a cached compile result around an :class:`InlineOnlyLibrary` (Numba's own rebuild would emit the
+    """Rebuilds a cached compile result around an `InlineOnlyLibrary` (Numba's own rebuild would emit the
     machine code)."""
 
     def rebuild(self, target_context, payload):
@@ -141,7 +141,7 @@ class InlineOnlyCacheImpl(CompileResultCacheImpl):
 
 
 class InlineOnlyCache(FunctionCache):
-    """Numba's function cache for inner functions (:class:`InlineOnlyCacheImpl`)."""
+    """Numba's function cache for inner functions (`InlineOnlyCacheImpl`)."""
 
     _impl_class = InlineOnlyCacheImpl
 
@@ -149,9 +149,9 @@ class InlineOnlyCache(FunctionCache):
 class InnerDispatcher(CPUDispatcher):
     """The dispatcher of a function that only compiled code calls (see the module docstring).
 
-    A compiled caller gets one specialisation per plain argument type (:func:`plain_type`); a call whose plain
+    A compiled caller gets one specialisation per plain argument type (`plain_type`); a call whose plain
     types do not compile (a literal the function needs, say) falls back to the literal types. A call from Python
-    goes to :func:`with_entry_points`'s dispatcher of the same function, compiled when first needed and cached
+    goes to `with_entry_points`'s dispatcher of the same function, compiled when first needed and cached
     apart.
     """
 
@@ -180,7 +180,7 @@ class InnerDispatcher(CPUDispatcher):
 
 
 def inner(**options):
-    """A decorator compiling a function with :class:`InnerDispatcher`, cached, with the extra Numba target
+    """A decorator compiling a function with `InnerDispatcher`, cached, with the extra Numba target
     ``options``; under ``NUMBA_DISABLE_JIT=1`` it returns the function unchanged."""
     def compile_mode(function):
         if config.DISABLE_JIT:

@@ -15,7 +15,7 @@ kernels slow to compile, while LLVM compiles each leaf once and inlines the opti
 from ``hot`` or ``leaf`` functions, since inlined into a function with reference counting it brings the refcount
 calls back.
 
-Both are compiled only for the compiled code that calls them (:mod:`golfsim._numba.inner_compile`): without entry
+Both are compiled only for the compiled code that calls them (`golfsim._numba.inner_compile`): without entry
 points, once per plain argument type, and never optimised or turned into machine code on their own, since every caller
 optimises their code again with its own. Called from Python, such a function runs a copy of itself compiled with
 entry points. The kernels, the agents called by pointer and every function that allocates are plain
@@ -26,22 +26,22 @@ The cache is keyed by the sources
 ---------------------------------
 Numba checks a cached function against its own file only. A leaf is copied into every function that calls it, so a
 kernel cached before an edit to ``engine.py`` would still run the old rules. So every golfsim process caches into
-:data:`CACHE_DIR`, a directory named by a hash of every ``.py`` file of the ``golfsim`` and ``agents`` packages
-(:func:`source_key`), inside ``NUMBA_CACHE_DIR`` when the user sets one and in the user's cache directory
+`CACHE_DIR`, a directory named by a hash of every ``.py`` file of the ``golfsim`` and ``agents`` packages
+(`source_key`), inside ``NUMBA_CACHE_DIR`` when the user sets one and in the user's cache directory
 otherwise. An edit to any of those files gives a new directory, hence a cold compile, never a stale kernel. It is
 set here, before any golfsim function is compiled, since Numba fixes a function's cache place when it is defined.
-``golfsim cache-clear`` (:func:`clear_cache`) removes every such directory.
+``golfsim cache-clear`` (`clear_cache`) removes every such directory.
 
 The fallback: public options only
 ---------------------------------
-``_nrt=False``, ``forceinline`` and the inner dispatcher are Numba internals. When :mod:`golfsim._numba.fence` rules
+``_nrt=False``, ``forceinline`` and the inner dispatcher are Numba internals. When `golfsim._numba.fence` rules
 them out (an untested Numba, or ``GOLFSIM_NUMBA_FALLBACK=1``), ``hot`` and ``leaf`` are plain ``njit(cache=True)``,
-:data:`NO_NRT` is empty (so functions keep reference counting, and the search agents' scratch arrays come from the
-heap, :mod:`golfsim._numba.stack`), and the cache directory gets its own name (``-public``), since Numba does not key
+`NO_NRT` is empty (so functions keep reference counting, and the search agents' scratch arrays come from the
+heap, `golfsim._numba.stack`), and the cache directory gets its own name (``-public``), since Numba does not key
 its cache files by compile options. The first compile is slower; the results are the same
 (``tests/_numba/test_fence.py``, and CI runs the golden and parity tests under the fallback).
 
-A leaf that takes compiled functions as arguments (ev's valuations) is a :data:`leaf_taking_functions`. Numba
+A leaf that takes compiled functions as arguments (ev's valuations) is a `leaf_taking_functions`. Numba
 lowers a dispatcher passed as an argument as its address in this process (a "dynamic global") and refuses to cache
 any function whose code keeps one, and every function that links that code in. Inlined into its caller, the
 argument is a direct call and the address is dropped as unused. Under the internals every leaf is inlined by LLVM;
@@ -89,7 +89,7 @@ KEYED_DATA = ("learned/models/*.json", "agents/learned/models/*.json")
 
 def source_key(folders=PACKAGES) -> str:
     """A hash of the path (relative to its package) and contents of every ``.py`` file under ``folders``, and of
-    the data files of :data:`KEYED_DATA`."""
+    the data files of `KEYED_DATA`."""
     digest = hashlib.sha256()
     for folder in folders:
         keyed = set(Path(folder).rglob("*.py"))
@@ -118,7 +118,7 @@ CACHE_PROBE_BYTES = 1 << 16
 
 
 def _room_error(path: Path) -> OSError | None:
-    """Why ``path`` cannot take cache files (``None`` when a probe of :data:`CACHE_PROBE_BYTES` fits)."""
+    """Why ``path`` cannot take cache files (``None`` when a probe of `CACHE_PROBE_BYTES` fits)."""
     try:
         with tempfile.TemporaryFile(dir=path) as f:
             f.write(b"\0" * CACHE_PROBE_BYTES)
@@ -161,11 +161,11 @@ def _writable_cache_dir(key: str) -> tuple[Path, str | None]:
 
 CACHE_DIR, NO_CACHE_REASON = _writable_cache_dir(source_key() + ("" if INTERNALS else "-public"))
 """This process's Numba cache directory (``<parent>/golfsim-<source_key()>``, with ``-public`` under the fallback);
-``NO_CACHE_REASON``: why nothing is cached in this process, or ``None`` (:mod:`golfsim._numba.cache_room`)."""
+``NO_CACHE_REASON``: why nothing is cached in this process, or ``None`` (`golfsim._numba.cache_room`)."""
 
 
 def use_keyed_cache() -> None:
-    """Point Numba's cache at :data:`CACHE_DIR`; functions defined afterwards cache there (called on import, and
+    """Point Numba's cache at `CACHE_DIR`; functions defined afterwards cache there (called on import, and
     again before compiling an agent lazily, in case Numba reloaded its configuration from the environment)."""
     config.CACHE_DIR = str(CACHE_DIR)
 
@@ -177,7 +177,7 @@ if NO_CACHE_REASON is not None:
 
 
 def clear_cache() -> int:
-    """Delete every golfsim cache directory under :func:`cache_parent` (this source version's and older ones) and
+    """Delete every golfsim cache directory under `cache_parent` (this source version's and older ones) and
     cache files left next to the sources by earlier versions; return how many files were removed."""
     removed = 0
     parent = cache_parent()

@@ -1,8 +1,8 @@
 """First-class functions passed as addresses: a compiled function rebuilt from its two entry points.
 
-Used by :mod:`golfsim.kernels.bot_loop` to call agents without Numba unboxing a tuple of functions on every call
-from Python. It needs Numba's private address helpers and code generation, so :data:`AVAILABLE` is False when
-:mod:`golfsim._numba.fence` rules the internals out or the helpers are missing; the caller then passes the functions
+Used by [`golfsim.kernels.bot_loop`][] to call agents without Numba unboxing a tuple of functions on every call
+from Python. It needs Numba's private address helpers and code generation, so `AVAILABLE` is False when
+`golfsim._numba.fence` rules the internals out or the helpers are missing; the caller then passes the functions
 themselves (slower per call, the same moves).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from golfsim._numba.fence import INTERNALS
 
 AVAILABLE = False
-"""True when :func:`entry_addresses` and :func:`function_from_addresses` can be used."""
+"""True when `entry_addresses` and `function_from_addresses` can be used."""
 
 if INTERNALS:
     try:  # the helpers Numba's own unboxing uses

@@ -2,8 +2,8 @@
 ``stack_uint64(n)`` and ``stack_like(a, n)`` (``a``'s dtype), ``n`` a compile-time constant.
 
 They cost no heap allocation and no reference counting, so a function compiled without reference counting
-(:data:`golfsim._numba.jit.NO_NRT`) can use them. Built with Numba's code-generation helpers (``numba.core.cgutils``,
-internal), so only when :mod:`golfsim._numba.fence` allows; otherwise, and under ``NUMBA_DISABLE_JIT=1``, they are
+(`golfsim._numba.jit.NO_NRT`) can use them. Built with Numba's code-generation helpers (``numba.core.cgutils``,
+internal), so only when `golfsim._numba.fence` allows; otherwise, and under ``NUMBA_DISABLE_JIT=1``, they are
 ordinary ``np.empty`` arrays (the fallback keeps reference counting, so those compile). Either way, call them in the
 function's own body and never return them.
 """

@@ -1,7 +1,7 @@
-"""The ``golfsim`` command line: the app (:mod:`golfsim.cli.app`), what every command shares
-(:mod:`golfsim.cli.shared`), the commands (:mod:`golfsim.cli.commands`, one module per command family), and the
-bodies of the larger ones (the terminal game :mod:`golfsim.cli.terminal_game`, :mod:`golfsim.cli.tune_body`,
-:mod:`golfsim.cli.learn_body`)."""
+"""The ``golfsim`` command line: the app ([`golfsim.cli.app`][]), what every command shares
+([`golfsim.cli.shared`][]), the commands ([`golfsim.cli.commands`][], one module per command family), and the
+bodies of the larger ones (the terminal game `golfsim.cli.terminal_game`, `golfsim.cli.tune_body`,
+`golfsim.cli.learn_body`)."""
 
 from golfsim.cli.app import app, main
 

@@ -26,7 +26,7 @@ def range_text(spec, param) -> str:
 
 
 def agent_blocks(specs, width: int = 80) -> str:
-    """The agents ``specs`` (:class:`~golfsim.agents.base.AgentSpec`) as text blocks no wider than ``width``.
+    """The agents ``specs`` ([`AgentSpec`][golfsim.agents.base.AgentSpec]) as text blocks no wider than ``width``.
 
     Each block names the agent and its kind, its description, then each parameter as ``name=default``, the values
     worth trying (as ``golfsim tune`` searches them) and what it means.

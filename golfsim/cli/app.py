@@ -1,7 +1,7 @@
 """The ``golfsim`` command line: the typer app with every command registered, and the console script's entry point.
 
-The commands live in :mod:`golfsim.cli.commands` (one module per command family); what they share (errors, rule
-options, executors) in :mod:`golfsim.cli.shared`.
+The commands live in [`golfsim.cli.commands`][] (one module per command family); what they share (errors, rule
+options, executors) in [`golfsim.cli.shared`][].
 """
 
 from __future__ import annotations

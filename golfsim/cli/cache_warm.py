@@ -1,7 +1,7 @@
 """``golfsim cache-warm``: compile (or load from the cache) everything a first run needs, up front.
 
 Each step plays a tiny workload under the default rules, so Numba compiles what that kind of run uses and caches it
-(:mod:`golfsim._numba.jit`); later commands then start at once. Rule options that pick a compiled variant of an agent
+(`golfsim._numba.jit`); later commands then start at once. Rule options that pick a compiled variant of an agent
 (e.g. a four-of-a-kind bonus for ev) compile that variant on their first use.
 """
 
@@ -75,7 +75,7 @@ STEPS = (
 
 
 def warm(say=print) -> list[dict]:
-    """Run every step of :data:`STEPS`; return one record per step: ``step``, ``seconds`` and ``compiles`` (the
+    """Run every step of `STEPS`; return one record per step: ``step``, ``seconds`` and ``compiles`` (the
     functions Numba compiled; 0 when everything came from the cache)."""
     from golfsim.runs import compile_notice
 

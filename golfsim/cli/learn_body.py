@@ -1,6 +1,6 @@
-"""``golfsim learn``: train the learned value by self-play (:mod:`golfsim.learning.train`).
+"""``golfsim learn``: train the learned value by self-play ([`golfsim.learning.train`][]).
 
-Registered by :mod:`golfsim.cli.commands.learn`; the command's body lives here.
+Registered by [`golfsim.cli.commands.learn`][]; the command's body lives here.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def learn(
     threads: Annotated[int, typer.Option(help="Worker threads (the weights do not depend on it).")] = 1,
     fresh: Annotated[bool, typer.Option(help="Start over even if OUT holds a checkpoint.")] = False,
 ) -> None:
-    """Body of ``golfsim learn`` (see :data:`LEARN_HELP`)."""
+    """Body of ``golfsim learn`` (see `LEARN_HELP`)."""
     from rich.console import Console
 
     from golfsim.learning.train import LearnConfig, load_checkpoint, train

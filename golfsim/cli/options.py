@@ -1,6 +1,6 @@
 """Options that several ``golfsim`` commands take, declared once: the same flag, type and default everywhere, and
 the same help where it means the same (``--threads``, ``--quiet``); ``--out`` and ``--overwrite`` take each
-command's own help, since what they write differs. The rule options are :class:`golfsim.cli.shared.RuleFlags`."""
+command's own help, since what they write differs. The rule options are [`golfsim.cli.shared.RuleFlags`][]."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def run_command(app: Callable[[], object], private_stdout: bool = True) -> None:
     """Call ``app()``; a closed stdout is refused first, an ``OSError`` from anywhere is one line and exit 1.
 
     With ``private_stdout``, only what the command prints reaches stdout; anything else writing to descriptor 1
-    goes to stderr (:func:`golfsim.cli.own_stdout.own_stdout`).
+    goes to stderr (`golfsim.cli.own_stdout.own_stdout`).
     """
     if sys.stdout is None:
         _say("standard output is closed; give the command somewhere to write (e.g. > out.txt or > /dev/null)")

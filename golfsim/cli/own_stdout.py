@@ -2,8 +2,8 @@
 
 A plugin agent may print, and not only through ``sys.stdout``: Numba's ``print`` in compiled code, C extensions and
 child processes write to file descriptor 1 itself, which would break a ``--format json`` document. While a command
-runs, :func:`own_stdout` keeps a private copy of descriptor 1 for ``sys.stdout`` (what the command prints) and
-points descriptor 1 at stderr, so every other writer lands there. :func:`agents_print_to_stderr` does the same for
+runs, `own_stdout` keeps a private copy of descriptor 1 for ``sys.stdout`` (what the command prints) and
+points descriptor 1 at stderr, so every other writer lands there. `agents_print_to_stderr` does the same for
 Python-level prints while agents play.
 """
 

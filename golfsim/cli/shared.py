@@ -1,9 +1,10 @@
 """What every ``golfsim`` command shares: the typer app, bad input as one line, a stopped run's end, executors and
-the rule options, declared once (:class:`RuleFlags`, :func:`with_rule_flags`).
+the rule options, declared once ([`RuleFlags`][golfsim.cli.shared.RuleFlags],
+[`with_rule_flags`][golfsim.cli.shared.with_rule_flags]).
 
 Every command turns bad input into one line on stderr and exit status 2. Machine formats (``--format json|csv``)
 keep stdout clean: progress and messages go to stderr. The commands themselves live in
-:mod:`golfsim.cli.commands`, one module per command family.
+[`golfsim.cli.commands`][], one module per command family.
 """
 
 from __future__ import annotations
@@ -53,9 +54,9 @@ def fail(message: str) -> None:
 
 
 def clear_errors(fn):
-    """Turn the library's ValueError (bad input) into :func:`fail`, and end a stopped run (Ctrl-C or SIGTERM):
-    its :class:`~golfsim.runs.interrupts.RunStopped` message, or ``interrupted`` for a stop no step of the command
-    caught, then exit status 130 (the one place a command ends as interrupted)."""
+    """Turn the library's ValueError (bad input) into [`fail`][golfsim.cli.shared.fail], and end a stopped run (Ctrl-C
+    or SIGTERM): its [`RunStopped`][golfsim.runs.interrupts.RunStopped] message, or ``interrupted`` for a stop no step
+    of the command caught, then exit status 130 (the one place a command ends as interrupted)."""
     from golfsim.runs.interrupts import EXIT_STATUS, RunStopped, stop_means
 
     @functools.wraps(fn)
@@ -136,7 +137,7 @@ RULE_FLAG_TYPES = {"decks": Decks, "jokers": Jokers, "opening_flips": OpeningFli
                    "discard_and_flip": DiscardFlip, "end": End, "twos_pair": TwosPair,
                    "four_of_a_kind_bonus": FourBonus, "holes": Holes, "turn_cap": TurnCap, "house": House}
 """The typer option of each rule option every command that plays takes (all but ``--players``, which some
-commands take from the agents or the position); the defaults are :class:`~golfsim.core.rules.Rules`' own."""
+commands take from the agents or the position); the defaults are [`Rules`][golfsim.core.rules.Rules]' own."""
 
 RULE_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Rules) if field.name in RULE_FLAG_TYPES}
 RULE_DEFAULTS["house"] = ""
@@ -144,7 +145,7 @@ RULE_DEFAULTS["house"] = ""
 
 def make_rules(players: int = 2, **options) -> Rules:
     """Rules from CLI flag values (``decks`` may be the text 'auto' or a number; ``house`` is the ``--house`` list,
-    :func:`~golfsim.core.rules.house_options`)."""
+    [`house_options`][golfsim.core.rules.house_options])."""
     house = house_options(options.pop("house", "") or "")
     if "discard_and_flip" in house and options.get("discard_and_flip", "off") != "off":
         raise ValueError("flip_mode in --house and --discard-and-flip both set the flip after a throw; give one")
@@ -170,8 +171,9 @@ class RuleFlags:
 
 
 def with_rule_flags(command):
-    """Give ``command`` one typer option per rule option (:data:`RULE_FLAG_TYPES`) in place of its
-    ``rule_flags: RuleFlags`` parameter, and call it with the options gathered into a :class:`RuleFlags`.
+    """Give ``command`` one typer option per rule option ([`RULE_FLAG_TYPES`][golfsim.cli.shared.RULE_FLAG_TYPES]) in
+    place of its ``rule_flags: RuleFlags`` parameter, and call it with the options gathered into a
+    [`RuleFlags`][golfsim.cli.shared.RuleFlags].
 
     Typer reads a command's options from its signature, one parameter each and no grouping, so the wrapper shows
     typer the command's signature with the rule options spelled out.

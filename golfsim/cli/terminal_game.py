@@ -1,13 +1,13 @@
 """A person at the table: ``golfsim play``, six-card Golf against the bots in a terminal.
 
-Built on :class:`golfsim.game.game.Game`: the bots' moves are its events, narrated as they happen; the screen before
+Built on [`golfsim.game.game.Game`][]: the bots' moves are its events, narrated as they happen; the screen before
 each
 of your decisions shows your layout (face-down cards as ``?``), every opponent's face-up cards, the discard top, the
 stock, whose turn it is and the scorecard. Your own moves are narrated like the bots' (so the face-down card a swap
 sends to the discard pile is named), and the end of each hole shows every layout face up with its score. Moves are
 short keys (``d`` draw, ``t3`` take the discard to position 3, ``p5`` put the drawn card at 5, ``x`` throw it away,
 ``f2`` flip 2, ...); ``?`` shows every legal move valued by ``mc``'s search and by ``ev``, best first
-(:mod:`golfsim.coach.hint`), ``h`` shows the help (keys, card values and scoring under the rules being played), ``q``
+([`golfsim.coach.hint`][]), ``h`` shows the help (keys, card values and scoring under the rules being played), ``q``
 or Ctrl-C ends the game. Every game is saved as a decision log that ``golfsim replay`` shows.
 """
 

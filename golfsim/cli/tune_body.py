@@ -55,7 +55,7 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
 
 def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_games, startup_trials, threads, quiet,
                     directory, resume, err) -> int:
-    """The study and its files, while this run holds the folder (:func:`golfsim.tuning.storage.study_lock`)."""
+    """The study and its files, while this run holds the folder (`golfsim.tuning.storage.study_lock`)."""
     from golfsim.cli.own_stdout import agents_print_to_stderr
     from golfsim.runs.interrupts import RunStopped
     from golfsim.tuning import study as tuning

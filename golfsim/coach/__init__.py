@@ -1,3 +1,3 @@
-"""Advice on a position: the position notation (:mod:`golfsim.coach.position`) and ``golfsim hint``
-(:mod:`golfsim.coach.hint`).
+"""Advice on a position: the position notation ([`golfsim.coach.position`][]) and ``golfsim hint``
+([`golfsim.coach.hint`][]).
 """

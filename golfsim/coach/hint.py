@@ -1,26 +1,26 @@
 """What to do here, and by how much: every legal action valued by mc's search and by ev.
 
-:func:`hint` takes an engine state (``pub``, from :mod:`golfsim.coach.position` or a running
-:class:`golfsim.game.game.Game`)
+[`hint`][golfsim.coach.hint.hint] takes an engine state (``pub``, from [`golfsim.coach.position`][] or a running
+[`golfsim.game.game.Game`][])
 and evaluates every legal action of the player to move with the full sample budget (no successive halving, so every
-row has a value): ``samples`` worlds consistent with what the player knows (:func:`golfsim.core.worlds.determinize`),
+row has a value): ``samples`` worlds consistent with what the player knows ([`golfsim.core.worlds.determinize`][]),
 each played to the end of the deal with ev in every seat, the same worlds and rollout streams for every action
-(common random numbers, :func:`golfsim.agents.search.rollout_values`). For each action it reports
+(common random numbers, [`golfsim.agents.search.rollout_values`][]). For each action it reports
 
 - the mean own deal score over the worlds and its standard error (over worlds);
 - the mean of mc's objective (default: own deal score minus the opponents' mean; lower is better) and its standard
   error, and the standard error of its paired difference from the best action (common random numbers make this
   smaller than either action's own error when the actions' futures stay alike: it says whether the ranking can be
   trusted);
-- the learned player's value of the action (:func:`golfsim.agents.learned.policy.action_values`: its expected deal
+- the learned player's value of the action ([`golfsim.agents.learned.policy.action_values`][]: its expected deal
   score less the opponents' mean after the move, under the shipped weights), and whether it would play it;
-- ev's own value of the action (:func:`golfsim.agents.expected_value.ev_action_values`: the value of the layout the move
+- ev's own value of the action ([`golfsim.agents.expected_value.ev_action_values`][]: the value of the layout the move
   leaves, its expected score from what is known less the chance of pairs to come, with ev's tips), and whether ev
   would play it. This is ev's own unit, not a deal score: ev's look-ahead stops at the pairs it may still make.
 
 The rows come best first by the objective. How game totals enter: with ``objective=2``, on the last hole of the
 game the objective is the chance of losing the game on totals (the point margin breaks ties); before the last hole,
-and with objectives 0 and 1, the totals do not enter (see :mod:`golfsim.agents.search`).
+and with objectives 0 and 1, the totals do not enter (see [`golfsim.agents.search`][]).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class ActionValue:
     learned_value: float | None = None
     learned_choice: bool = False
     exact_value: float | None = None
-    """The move's exact value where the end of the deal is solved (:mod:`golfsim.agents.learned.endgame`), in the
+    """The move's exact value where the end of the deal is solved ([`golfsim.agents.learned.endgame`][]), in the
     learned value's unit; None elsewhere."""
 
 
@@ -183,7 +183,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
     seed : int
         Seed of the worlds: the same seed gives the same numbers.
     objective, rollout, horizon : int
-        mc's parameters of the same names (:mod:`golfsim.agents.search`).
+        mc's parameters of the same names ([`golfsim.agents.search`][]).
     """
     from golfsim.agents.learned import require_model
 
@@ -244,7 +244,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
 
 
 def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[np.ndarray, int]:
-    """The learned player's value of every action (:func:`golfsim.agents.learned.policy.action_values`) and its
+    """The learned player's value of every action ([`golfsim.agents.learned.policy.action_values`][]) and its
     choice."""
     from golfsim.agents.learned import WEIGHTS
     from golfsim.agents.learned.policy import action_values, decide
@@ -256,7 +256,7 @@ def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[n
 
 
 def exact_values(pub: np.ndarray, packed: np.ndarray, player: int) -> np.ndarray:
-    """The exact value of every action that has one (:func:`golfsim.agents.learned.endgame.exact_values`: the
+    """The exact value of every action that has one ([`golfsim.agents.learned.endgame.exact_values`][]: the
     deal's last turn, going out), NaN for the others."""
     from golfsim.agents.learned.endgame import exact_values as solve
 
@@ -329,9 +329,9 @@ def hint_table(answer: Hint, limit: int | None = None, title: str | None = None,
 
 
 def narrow_hint_table(answer: Hint, title: str, width: int):
-    """The hint as a table ``width`` columns wide, for a terminal narrower than :func:`hint_table`'s: the same
-    columns without rules between them, short move words and two-line headers, the move's words wrapped in the
-    room the numbers leave (one line, two at most, at 80 columns)."""
+    """The hint as a table ``width`` columns wide, for a terminal narrower than
+    [`hint_table`][golfsim.coach.hint.hint_table]'s: the same columns without rules between them, short move words and
+    two-line headers, the move's words wrapped in the room the numbers leave (one line, two at most, at 80 columns)."""
     from rich import box
     from rich.table import Table as RichTable
 
@@ -357,7 +357,7 @@ def narrow_hint_table(answer: Hint, title: str, width: int):
 
 def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
     """Print a hint for ``golfsim hint``: the table and what its columns mean, wrapped at words to the console's
-    width (a narrower table and shorter notes below :func:`hint_table`'s width)."""
+    width (a narrower table and shorter notes below [`hint_table`][golfsim.coach.hint.hint_table]'s width)."""
     from golfsim.coach.position import Position
 
     pub = Position.parse(position).to_pub(rules)

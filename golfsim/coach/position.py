@@ -30,20 +30,21 @@ field         meaning
 ============  =========================================================================================
 
 Cards are ranks (suits never matter): ``A`` (or ``1``), ``2``-``10`` (or ``T``), ``J``, ``Q``, ``K``, ``X`` for a
-joker, as :func:`golfsim.core.cards.parse_card` reads them; a suit letter after the rank (``5H``, ``10S``, ``QD``) is
+joker, as [`golfsim.core.cards.parse_card`][] reads them; a suit letter after the rank (``5H``, ``10S``, ``QD``) is
 allowed and ignored. With ``end=one_last_turn`` an opponent whose six cards are all face up has gone out, and you
 are taking one of the last turns.
 
 The state
 ---------
-:meth:`Position.to_pub` builds the engine's public state (:mod:`golfsim.core.spec`) with you at seat 0 to move:
-``unseen`` counts every card of the pack not face up in a layout, not in the listed discard pile and not your drawn
-card; the stock is the rest of the pack (the pack less the six cards of each player, the discard pile and the drawn
-card), or ``stock`` cards when given, the pile's unlisted cards then being among the unseen ones (a search deals the
-face-down cards and the stock from them and leaves the rest out: an approximation that forgets those cards were
-discarded; after a recycle they are missing from the new stock).
-A position after a recycle of the stock cannot be written. :meth:`Position.from_pub` reads a state back, for the
-player to move, and :meth:`Position.text` writes the notation.
+[`Position.to_pub`][golfsim.coach.position.Position.to_pub] builds the engine's public state ([`golfsim.core.spec`][])
+with you at seat 0 to move: ``unseen`` counts every card of the pack not face up in a layout, not in the listed discard
+pile and not your drawn card; the stock is the rest of the pack (the pack less the six cards of each player, the discard
+pile and the drawn card), or ``stock`` cards when given, the pile's unlisted cards then being among the unseen ones (a
+search deals the face-down cards and the stock from them and leaves the rest out: an approximation that forgets those
+cards were discarded; after a recycle they are missing from the new stock).
+A position after a recycle of the stock cannot be written.
+[`Position.from_pub`][golfsim.coach.position.Position.from_pub] reads a state back, for the player to move, and
+[`Position.text`][golfsim.coach.position.Position.text] writes the notation.
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ class Position:
     # ---------------------------------------------------------------- reading
     @classmethod
     def parse(cls, text: str) -> Position:
-        """Read the notation; raises :class:`PositionError` with one line saying what is wrong."""
+        """Read the notation; raises [`PositionError`][golfsim.coach.position.PositionError] with one line saying what
+        is wrong."""
         if not isinstance(text, str) or not text.strip():
             raise PositionError("the position is empty; write e.g. 'me: 5 ? ? / K ? 2; opp: ? 7 ? / ? ? ?; "
                                 "discard: 9 3'")
@@ -220,7 +222,8 @@ class Position:
 
     # ---------------------------------------------------------------- checking and the engine state
     def check(self, rules: Rules) -> None:
-        """Raise :class:`PositionError` if this position cannot happen under ``rules``."""
+        """Raise [`PositionError`][golfsim.coach.position.PositionError] if this position cannot happen under
+        ``rules``."""
         players = self.players
         if players != rules.players:
             raise PositionError(f"the position has {players} players but the rules {rules.players}")
@@ -280,7 +283,8 @@ class Position:
         return rules.n_cards - 6 * self.players - len(self.discard) - (1 if self.drawn >= 0 else 0)
 
     def stock_count(self, rules: Rules) -> int:
-        """Cards left in the stock: ``stock`` when given, else :meth:`full_stock`."""
+        """Cards left in the stock: ``stock`` when given, else
+        [`full_stock`][golfsim.coach.position.Position.full_stock]."""
         return self.full_stock(rules) if self.stock is None else self.stock
 
     def to_pub(self, rules: Rules) -> np.ndarray:
@@ -351,7 +355,7 @@ class Position:
 
     # ---------------------------------------------------------------- writing
     def _repr_svg_(self) -> str:
-        """A picture of the position in Jupyter, under the default rules for its players (:mod:`golfsim.view.svg`)."""
+        """A picture of the position in Jupyter, under the default rules for its players (`golfsim.view.svg`)."""
         from golfsim.view.svg import from_position
 
         return from_position(self).to_svg()

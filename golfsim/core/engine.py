@@ -1,6 +1,6 @@
 """The compiled rules: deal, legal actions, apply an action, end of deal, score.
 
-Every function works on one deal's plain integer arrays as described in :mod:`golfsim.core.spec`:
+Every function works on one deal's plain integer arrays as described in [`golfsim.core.spec`][]:
 ``pub`` (int32, the public state), ``hid`` (int16, face-down layout cards and the stock), ``rules``
 (int32, ``Rules.pack()``) and ``deal_rng`` (uint64 array whose element 0 is the deal stream).
 They are plain ``@njit`` functions, so the batch simulator, the step API and compiled agents that
@@ -492,7 +492,8 @@ def column_score(a, b, rules):
 @hot
 def score_cards(cards, base, rules):
     """Score the six cards ``cards[base:base + 6]`` (true ranks) under ``rules``, bonuses included (four of a kind,
-    wolfpack); the house rules that compare players' scores are added by :func:`deal_scores`."""
+    wolfpack); the house rules that compare players' scores are added by
+    [`deal_scores`][golfsim.core.engine.deal_scores]."""
     total = 0
     pairs = 0  # rank + 1 of each paired column, 5 bits per column
     jack_pairs = 0
@@ -520,10 +521,10 @@ def score_cards(cards, base, rules):
 def deal_scores(pub, hid, rules, out):
     """Write every player's score of the deal that ended into ``out``: the one place a hole is scored.
 
-    Each layout is scored (:func:`score_cards`); then the house rules that compare the table's scores, in the web
-    game's order (docs/RULES.md, "House rules"): ``blackjack`` (21 becomes 0), ``knock_penalty`` (+10 to the
-    player who went out, ``ENDER``, unless no score is lower), ``knock_bonus`` (-5 to that player), ``underdog_bonus``
-    (-3 to every lowest score), ``tied_shame`` (+5 to every score another player has too).
+    Each layout is scored ([`score_cards`][golfsim.core.engine.score_cards]); then the house rules that compare the
+    table's scores, in the web game's order (docs/RULES.md, "House rules"): ``blackjack`` (21 becomes 0),
+    ``knock_penalty`` (+10 to the player who went out, ``ENDER``, unless no score is lower), ``knock_bonus`` (-5 to that
+    player), ``underdog_bonus`` (-3 to every lowest score), ``tied_shame`` (+5 to every score another player has too).
     """
     players = rules[R_PLAYERS]
     for p in range(players):

@@ -11,7 +11,8 @@ class AgentError(RuntimeError):
 
 
 def check_agent_errors(errors, labels, first_game: int) -> None:
-    """Raise :class:`IllegalActionError` for the first game of a batch whose kernel reported an illegal action.
+    """Raise [`IllegalActionError`][golfsim.core.errors.IllegalActionError] for the first game of a batch whose kernel
+    reported an illegal action.
 
     Parameters
     ----------

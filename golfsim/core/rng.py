@@ -58,8 +58,9 @@ def agent_state(agent_seed, game, seat):
 
 @leaf
 def advance(state):
-    """``(next state, 64 random bits)`` of a stream whose state is ``state``: what :func:`next_u64` does to a state
-    held in an array, for a state kept in a local variable (a register rather than memory)."""
+    """``(next state, 64 random bits)`` of a stream whose state is ``state``: what
+    [`next_u64`][golfsim.core.rng.next_u64] does to a state held in an array, for a state kept in a local variable (a
+    register rather than memory)."""
     s = np.uint64(state) + GOLDEN
     return s, mix64(s)
 

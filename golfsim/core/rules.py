@@ -1,7 +1,7 @@
-"""The rules of six-card Golf as a user sets them: :class:`Rules`, one validated rule set.
+"""The rules of six-card Golf as a user sets them: [`Rules`][golfsim.core.rules.Rules], one validated rule set.
 
 The engine's specification -- card codes, actions, phases, the public state an agent sees and how each variant
-plays -- is the docstring of :mod:`golfsim.core.spec`, which also holds the kernel interface (action ids, phases,
+plays -- is the docstring of [`golfsim.core.spec`][], which also holds the kernel interface (action ids, phases,
 end reasons, ``pub`` header and packed-rule indices). Those names are still importable from here.
 """
 
@@ -64,7 +64,8 @@ HOUSE_FLAGS = ("knock_penalty", "knock_bonus", "underdog_bonus", "tied_shame", "
                "ten_penny", "wolfpack", "eagle_eye", "knock_early")
 """The on/off house rules of the web game (docs/RULES.md, "House rules"), by that game's option names."""
 HOUSE_OPTIONS = ("initial_flips", *HOUSE_FLAGS)
-"""Every house-rule field of :class:`Rules` (``flip_mode`` is not one: it is ``discard_and_flip``)."""
+"""Every house-rule field of [`Rules`][golfsim.core.rules.Rules] (``flip_mode`` is not one: it is
+``discard_and_flip``)."""
 FLIP_MODES = {"never": "off", "always": "must", "endgame": "endgame"}
 """The web game's ``flip_mode`` values and the ``discard_and_flip`` value each one is."""
 
@@ -87,8 +88,8 @@ HOUSE_MEANINGS = {
 
 
 def house_options(text: str) -> dict:
-    """The :class:`Rules` options a ``--house`` list names, e.g. ``"super_kings,initial_flips=1"`` ->
-    ``{"super_kings": True, "initial_flips": 1}``; ``flip_mode=endgame`` becomes ``discard_and_flip="endgame"``.
+    """The [`Rules`][golfsim.core.rules.Rules] options a ``--house`` list names, e.g. ``"super_kings,initial_flips=1"``
+    -> ``{"super_kings": True, "initial_flips": 1}``; ``flip_mode=endgame`` becomes ``discard_and_flip="endgame"``.
 
     Raises
     ------
@@ -298,8 +299,8 @@ knock_early : bool
 
     def check_deck(self, deck) -> np.ndarray:
         """An explicit deck order (rank codes or card names such as ``"K"``, top card first) checked against the
-        pack of these rules: the deck check of :class:`golfsim.game.game.Game`, the one dealer that everything
-        played a decision at a time goes through (the adapters of :mod:`golfsim.interop` included).
+        pack of these rules: the deck check of [`golfsim.game.game.Game`][], the one dealer that everything
+        played a decision at a time goes through (the adapters of [`golfsim.interop`][] included).
 
         Returns
         -------
@@ -368,7 +369,7 @@ knock_early : bool
 
     # ---------------------------------------------------------------- packing for the kernels
     def pack(self) -> np.ndarray:
-        """The rules as the int32 array every kernel takes (indices ``R_*`` in :mod:`golfsim.core.spec`)."""
+        """The rules as the int32 array every kernel takes (indices ``R_*`` in [`golfsim.core.spec`][])."""
         p, n = self.players, self.n_cards
         r = np.zeros(RULES_SIZE, dtype=np.int32)
         r[R_PLAYERS] = p

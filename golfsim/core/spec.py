@@ -1,6 +1,6 @@
 """The kernel interface: card codes, actions, phases, the public state's fields and the packed rules' indices.
 
-This docstring is the engine's specification; the user-facing rule options are :class:`golfsim.core.rules.Rules`, whose
+This docstring is the engine's specification; the user-facing rule options are [`golfsim.core.rules.Rules`][], whose
 variants it describes below. ``docs/RULES.md`` is the rules document it implements.
 
 Card codes
@@ -81,7 +81,7 @@ random numbers in the same order as shuffling the whole pack first (``engine.shu
 same; ``engine.stock_order`` shows the order the remaining stock will come in.
 Agents are given ``pub`` only; they cannot see ``hid``.
 
-Search support (:mod:`golfsim.core.worlds`)
+Search support ([`golfsim.core.worlds`][])
 --------------------------------------
 A searching agent plays the deal forward on copies. ``worlds.determinize(pub, rules, rng, stream, hid, pool)``
 fills a ``hid`` consistent with ``pub``: face-up cards as shown; face-down cards and the stock drawn from ``unseen``
@@ -197,15 +197,16 @@ TWOS_PAIR = ("zero", "keep_negative")
 
 
 ACTION_KINDS = ("take", "draw", "reveal", "place", "throw", "flip", "pass", "knock")
-"""What an action does, without its position, in action-id order: the ``kind`` of :func:`decode`."""
+"""What an action does, without its position, in action-id order: the ``kind`` of
+[`decode`][golfsim.core.spec.decode]."""
 
 _KIND_STARTS = (TAKE_DISCARD, DRAW_STOCK, REVEAL, PLACE_DRAWN, THROW_DRAWN, FLIP, PASS, KNOCK)
 _POSITIONED = ("take", "reveal", "place", "flip")
 
 
 class Move(NamedTuple):
-    """An action id decoded: ``kind`` (one of :data:`ACTION_KINDS`) and the layout ``position`` it uses (0-5, or -1
-    for a draw, a throw or a pass)."""
+    """An action id decoded: ``kind`` (one of [`ACTION_KINDS`][golfsim.core.spec.ACTION_KINDS]) and the layout
+    ``position`` it uses (0-5, or -1 for a draw, a throw or a pass)."""
 
     kind: str
     position: int

@@ -2,8 +2,8 @@
 
 Compiled functions trust their arrays: a ``pub`` of the wrong length or with an index field out of range makes them
 read or write outside the array, which can crash the interpreter. Every Python function that passes a caller's
-array to compiled code runs it through :func:`check_pub` first; :func:`check_totals` keeps game totals inside the
-int32 fields that carry them, and :func:`check_seat` refuses a seat that is not at the table.
+array to compiled code runs it through `check_pub` first; `check_totals` keeps game totals inside the
+int32 fields that carry them, and `check_seat` refuses a seat that is not at the table.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ _HEADER_RANGES = (
 
 
 def packed_rules(rules) -> np.ndarray:
-    """The packed int32 rules of a :class:`~golfsim.core.rules.Rules` (or an already packed array, checked).
+    """The packed int32 rules of a [`Rules`][golfsim.core.rules.Rules] (or an already packed array, checked).
 
     Raises
     ------
@@ -92,7 +92,7 @@ def check_pub(pub, rules, *, name: str = "pub", extra: int = 0) -> np.ndarray:
     Parameters
     ----------
     pub : array of whole numbers
-        A public state (:mod:`golfsim.core.spec`), e.g. ``Game.pub`` or an observation's ``"observation"``.
+        A public state ([`golfsim.core.spec`][]), e.g. ``Game.pub`` or an observation's ``"observation"``.
     rules : Rules or packed rules
         The rules the state is meant to be played under.
     name : str

@@ -1,7 +1,7 @@
 """Search support: sampled worlds, scratch arrays that cost no allocation, and the true state for an oracle.
 
 A searching agent plays the deal forward many times from the position it is in. It needs three things the
-plain agent contract (:mod:`golfsim.agents.base`) does not give it, and this module provides them:
+plain agent contract ([`golfsim.agents.base`][]) does not give it, and this module provides them:
 
 Worlds (``determinize``)
     A *world* is a hidden state ``hid`` consistent with everything the player to move knows (``pub``): every
@@ -11,22 +11,23 @@ Worlds (``determinize``)
     ``stock_known`` cards, so each part is drawn from its own counts. A drawn card in HOLD is in ``pub[HELD]``,
     already out of both counts, so it is respected without anything special. The world's stock is fully ordered
     (cursor 0): the engine then draws it top first without touching the deal stream, which is used again only for
-    the lazy shuffle after a recycle. Running :func:`golfsim.core.engine.apply_action` on a copy of ``pub`` and the
+    the lazy shuffle after a recycle. Running [`golfsim.core.engine.apply_action`][] on a copy of ``pub`` and the
     world plays the deal forward exactly as the simulator would.
 
 Scratch arrays (``stack_like``, ``stack_int16``, ``stack_float64``, ``stack_uint64``)
     A fixed-size array on the calling function's stack frame, sized by a compile-time constant (``MAX_PUB_SIZE``,
     ``MAX_HID_SIZE``, ``MAX_CARDS`` fit every rule set). It costs no heap allocation and no reference counting,
-    so a search agent compiled with :data:`golfsim._numba.jit.hot` allocates nothing per decision and stays cacheable,
-    with the agent contract unchanged (built in :mod:`golfsim._numba.stack`; heap arrays under its fallback). Each
+    so a search agent compiled with `golfsim._numba.jit.hot` allocates nothing per decision and stays cacheable,
+    with the agent contract unchanged (built in `golfsim._numba.stack`; heap arrays under its fallback). Each
     call gets its own arrays, so concurrent threads never share scratch. Call them in the agent's own function body
     and never return them: the memory lives as long as that call.
 
 The true state (``sight``)
     An agent registered with ``sees_hidden=True`` (the ``oracle``) is called by the batch simulator with a longer
     ``pub``: the public state, then ``hid`` from offset ``rules[R_PUB_SIZE]``, then the deal stream's 64-bit
-    state as four int16 words (low first). :func:`sight_size` is its length and :func:`fill_sight` writes it;
-    :func:`has_sight` tells an agent whether it was given one. Every other agent gets the plain ``pub``.
+    state as four int16 words (low first). [`sight_size`][golfsim.core.worlds.sight_size] is its length and
+    [`fill_sight`][golfsim.core.worlds.fill_sight] writes it; [`has_sight`][golfsim.core.worlds.has_sight] tells an
+    agent whether it was given one. Every other agent gets the plain ``pub``.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def fill_sight(sight, pub, hid, rules, deal_rng):
 
 @leaf
 def has_sight(pub, rules):
-    """True when ``pub`` was given with the true state behind it (:func:`fill_sight`)."""
+    """True when ``pub`` was given with the true state behind it ([`fill_sight`][golfsim.core.worlds.fill_sight])."""
     return pub.shape[0] >= rules[R_PUB_SIZE] + rules[R_HID_SIZE] + RNG_WORDS
 
 

@@ -1,3 +1,3 @@
-"""One game at a time: :class:`~golfsim.game.game.Game` (the stateful N-hole game: deals, totals, first players,
-events), the step API :class:`~golfsim.game.env.GolfEnv`, and the observation encoders that every adapter shares.
+"""One game at a time: [`Game`][golfsim.game.game.Game] (the stateful N-hole game: deals, totals, first players,
+events), the step API [`GolfEnv`][golfsim.game.env.GolfEnv], and the observation encoders that every adapter shares.
 """

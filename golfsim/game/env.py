@@ -1,8 +1,8 @@
 """The step API: one deal at a time, for humans, plain-Python agents, RL libraries and debugging.
 
-:class:`GolfEnv` is a thin layer over :class:`golfsim.game.game.Game`: a deal started here from ``(seed, game, hole)``
-is the deal the batch simulator plays for those coordinates, and :func:`play_game` with built-in agents reproduces the
-simulator's game ``game`` exactly.
+[`GolfEnv`][golfsim.game.env.GolfEnv] is a thin layer over [`golfsim.game.game.Game`][]: a deal started here from
+``(seed, game, hole)`` is the deal the batch simulator plays for those coordinates, and
+[`play_game`][golfsim.game.env.play_game] with built-in agents reproduces the simulator's game ``game`` exactly.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ class GolfEnv:
 
     @property
     def history(self) -> tuple[Event, ...]:
-        """Every action of this deal as an :class:`~golfsim.game.game.Event` (and the deal's end, once over)."""
+        """Every action of this deal as an [`Event`][golfsim.game.game.Event] (and the deal's end, once over)."""
         return self.game.deal_history
 
     def action_mask(self) -> np.ndarray:
@@ -287,14 +287,14 @@ def play_game(agents: Sequence, rules: Rules | None = None, seed: int = 0, *, ga
     ----------
     agents : sequence
         Per seat: an agent name (``"ev"``, ``"pair-builder:keep_threshold=8"``), an ``AgentChoice``, or a callable
-        ``policy(observation: dict) -> action`` (see :meth:`GolfEnv.observe`). A policy with a
-        ``reset(seed, game, seat)`` method gets a seed of its own before the game starts.
+        ``policy(observation: dict) -> action`` (see [`GolfEnv.observe`][golfsim.game.env.GolfEnv.observe]). A policy
+        with a ``reset(seed, game, seat)`` method gets a seed of its own before the game starts.
 
     Returns
     -------
     dict
         ``hole_scores`` (holes x players), ``totals``, ``win_share``, ``turns``, ``went_out``, ``truncated``,
-        ``end_reason`` (names) and ``events`` (every :class:`~golfsim.game.game.Event` of the game).
+        ``end_reason`` (names) and ``events`` (every [`Event`][golfsim.game.game.Event] of the game).
     """
     rules = Rules(players=len(agents)) if rules is None else rules
     seats = make_agents(agents, rules)

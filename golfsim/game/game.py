@@ -1,16 +1,17 @@
 """The N-hole game: holes, running totals, the first player of each hole, and an event for every action.
 
-:class:`Game` owns the one hole loop that everything played a decision at a time goes through: the step API
-(:class:`golfsim.game.env.GolfEnv`), :func:`golfsim.game.env.play_game`, terminal play
-(:mod:`golfsim.cli.terminal_game`), saved game logs and the adapters of :mod:`golfsim.interop` (``Match``, the
+[`Game`][golfsim.game.game.Game] owns the one hole loop that everything played a decision at a time goes through: the
+step API ([`golfsim.game.env.GolfEnv`][]), [`golfsim.game.env.play_game`][], terminal play
+(`golfsim.cli.terminal_game`), saved game logs and the adapters of [`golfsim.interop`][] (``Match``, the
 OpenSpiel state). It is the one place that deals a hole, checks a deck, keeps the totals and ends a hole and the
 game. It holds one deal's arrays and calls the same compiled rule functions as the batch simulator, so hole ``h``
 of game ``g`` under ``seed`` is the deal the simulator plays for those coordinates. (The batch kernel keeps its own
 inlined loop; ``tests/game/test_game.py`` checks that both play identical games.)
 
-Every action produces an :class:`Event` (who, phase, action, the card that moved or was revealed); the end of a hole
-produces one more, with the scores. Seats are played by :class:`CompiledAgent` (a registered compiled bot, called
-directly from Python at a few microseconds per decision) or :class:`PythonAgent` (any callable on observation dicts).
+Every action produces an [`Event`][golfsim.game.game.Event] (who, phase, action, the card that moved or was revealed);
+the end of a hole produces one more, with the scores. Seats are played by
+[`CompiledAgent`][golfsim.game.game.CompiledAgent] (a registered compiled bot, called directly from Python at a few
+microseconds per decision) or [`PythonAgent`][golfsim.game.game.PythonAgent] (any callable on observation dicts).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class Event:
     phase : str
         The phase the action was taken in (``"open"``, ``"start"``, ``"hold"``, ``"flip"``).
     action : int
-        The action id (-1 for a hole end); :func:`golfsim.core.rules.action_name` names it.
+        The action id (-1 for a hole end); `golfsim.core.rules.action_name` names it.
     card : int
         The card that moved or was revealed: the discard taken, the card drawn (known to the drawer only until
         it is placed or thrown), the drawn card placed or thrown, or the card turned up; -1 for a pass.
@@ -151,7 +152,8 @@ class Event:
 
 
 def action_position(action: int) -> int:
-    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass (:func:`decode`)."""
+    """The layout position an action uses (0-5), or -1 for a draw, a throw or a pass
+    ([`decode`][golfsim.core.spec.decode])."""
     return decode(action).position
 
 
@@ -282,7 +284,8 @@ class Game:
         """Take up a hole in progress from the engine's arrays, e.g. a position rebuilt from what a seat sees.
 
         The game restarts at that hole (``pub``'s hole number): the holes before it count as played but are not
-        recorded, and the totals it shows to agents are the totals before it (they count in :attr:`totals`).
+        recorded, and the totals it shows to agents are the totals before it (they count in
+        [`totals`][golfsim.game.game.Game.totals]).
 
         Parameters
         ----------
@@ -343,7 +346,8 @@ class Game:
 
     @property
     def next_hole(self) -> int:
-        """The hole :meth:`start_hole` deals by default: the one after the holes played."""
+        """The hole [`start_hole`][golfsim.game.game.Game.start_hole] deals by default: the one after the holes
+        played."""
         return self._first_hole + len(self._hole_scores)
 
     @property
@@ -397,8 +401,8 @@ class Game:
 
     @property
     def totals(self) -> np.ndarray:
-        """Game totals over the holes finished so far (int64), with those from before a hole :meth:`join` took
-        up."""
+        """Game totals over the holes finished so far (int64), with those from before a hole
+        [`join`][golfsim.game.game.Game.join] took up."""
         return self._totals.copy()
 
     @property
@@ -438,7 +442,7 @@ class Game:
         return self._mask.copy()
 
     def _repr_svg_(self) -> str | None:
-        """A picture of the table in Jupyter (:mod:`golfsim.view.svg`); none before the first deal."""
+        """A picture of the table in Jupyter (`golfsim.view.svg`); none before the first deal."""
         if not self.started:
             return None
         from golfsim.view.svg import from_game
@@ -503,9 +507,9 @@ class Game:
     def end_hole(self) -> Event:
         """Record the end of the hole: its scores count in the game's totals, and its ``hole_end`` event is added.
 
-        :meth:`step` calls it when an action ends the hole; call it yourself after compiled code played the
-        hole's moves on this game's arrays (:class:`golfsim.interop.match.Match` does: its bots' moves, played in
-        one compiled call, leave no action events).
+        [`step`][golfsim.game.game.Game.step] calls it when an action ends the hole; call it yourself after compiled
+        code played the hole's moves on this game's arrays ([`golfsim.interop.match.Match`][] does: its bots' moves,
+        played in one compiled call, leave no action events).
 
         Returns
         -------
@@ -538,7 +542,7 @@ class Game:
 
     def play(self, agents: Sequence, *, agent_seed: int | None = None,
              on_event: Callable[[Event], None] | None = None) -> None:
-        """Play the rest of the game with one agent per seat (see :func:`make_agents`).
+        """Play the rest of the game with one agent per seat (see [`make_agents`][golfsim.game.game.make_agents]).
 
         ``on_event`` is called with every event as it happens.
         """
@@ -605,7 +609,8 @@ class CompiledAgent:
         self.rng[seat] = agent_state(check_seed(seed), game, seat)
 
     def act(self, game, player: int) -> int:
-        """The decision for ``player`` on ``game`` (a :class:`Game` or a ``GolfEnv``), read from its public array."""
+        """The decision for ``player`` on ``game`` (a [`Game`][golfsim.game.game.Game] or a ``GolfEnv``), read from its
+        public array."""
         self._check_table(game.packed, game.rules)
         player = check_seat(player, self.rules.players)
         if int(game.pub[PHASE]) == DONE_PHASE or int(game.pub[CURRENT]) != player:
@@ -674,7 +679,7 @@ class PythonAgent:
 
 
 class BatchedAgent:
-    """A batched policy (:func:`golfsim.agents.base.register_batched_agent`) at a seat, asked one decision at a time
+    """A batched policy ([`golfsim.agents.base.register_batched_agent`][]) at a seat, asked one decision at a time
     with a batch of one row.
 
     ``batch.random`` comes from the seat's agent stream of the game, as in the batch simulator's tables, so a game
@@ -716,9 +721,10 @@ class BatchedAgent:
 
 
 def make_agents(agents: Sequence, rules: Rules) -> list:
-    """One seat object per agent: names and ``AgentChoice`` of compiled agents become :class:`CompiledAgent`,
-    registered plain-Python agents and callables become :class:`PythonAgent`, batched agents
-    :class:`BatchedAgent`; seat objects pass through."""
+    """One seat object per agent: names and ``AgentChoice`` of compiled agents become
+    [`CompiledAgent`][golfsim.game.game.CompiledAgent], registered plain-Python agents and callables become
+    [`PythonAgent`][golfsim.game.game.PythonAgent], batched agents [`BatchedAgent`][golfsim.game.game.BatchedAgent];
+    seat objects pass through."""
     if len(agents) != rules.players:
         raise ValueError(f"{len(agents)} agents given for {rules.players} seats; give one agent per seat")
     seats = []
@@ -739,7 +745,8 @@ def make_agents(agents: Sequence, rules: Rules) -> list:
 
 
 def observe(game, player: int) -> dict:
-    """What ``player`` may know about ``game`` (a :class:`Game`), and nothing else; see ``GolfEnv.observe``."""
+    """What ``player`` may know about ``game`` (a [`Game`][golfsim.game.game.Game]), and nothing else; see
+    ``GolfEnv.observe``."""
     return dict(LazyObservation(game.pub, game.packed, game.rules, player))
 
 

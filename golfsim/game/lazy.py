@@ -1,10 +1,10 @@
 """The observation dict a plain-Python policy reads, built field by field as the policy reads it.
 
-:func:`golfsim.game.game.observe` (``GolfEnv.observe``) is ``dict(LazyObservation(...))``; a tournament hands the
-policy the :class:`LazyObservation` itself, so a decision costs only the fields its policy reads (most read the
-mask and a few more; building all of them cost more than the rest of a decision). The values are those of the dict,
-computed from a copy of the state taken when the observation is made, so an observation a policy keeps still reads
-the moment it was made.
+[`golfsim.game.game.observe`][] (``GolfEnv.observe``) is ``dict(LazyObservation(...))``; a tournament hands the
+policy the [`LazyObservation`][golfsim.game.lazy.LazyObservation] itself, so a decision costs only the fields its policy
+reads (most read the mask and a few more; building all of them cost more than the rest of a decision). The values are
+those of the dict, computed from a copy of the state taken when the observation is made, so an observation a policy
+keeps still reads the moment it was made.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ _UNREAD = object()
 
 class LazyObservation(MutableMapping):
     """What ``player`` may know of one deal's public state ``pub``: the mapping of
-    :func:`golfsim.game.game.observe`, each value computed on its first read.
+    [`golfsim.game.game.observe`][], each value computed on its first read.
 
     Parameters
     ----------

@@ -10,15 +10,15 @@
 illegal_penalty=10.0, ranks="codes", **rule options)``:
 ``opponents`` names one compiled agent per other seat, with parameters as anywhere in golfsim
 (``"pair-builder:keep_threshold=8"``, user agents included); the table has ``len(opponents) + 1`` players and you
-sit in ``seat``. The rule options are those of :class:`golfsim.core.rules.Rules`. An unknown opponent or rule option, or
+sit in ``seat``. The rule options are those of [`golfsim.core.rules.Rules`][]. An unknown opponent or rule option, or
 a plain-Python opponent, is a ``ValueError`` naming it.
 
 Opponents move inside ``step``: after your action the engine and the bots play, in one compiled call, every
 opponent decision until it is your turn again or the game is over, so one ``step`` is one of your decisions.
 
 Actions
-    ``Discrete(28)``, the engine's action ids (table in :mod:`golfsim.interop.pettingzoo` and
-    :mod:`golfsim.core.spec`). ``env.action_space.sample()`` draws among the legal actions of the current decision
+    ``Discrete(28)``, the engine's action ids (table in [`golfsim.interop.pettingzoo`][] and
+    [`golfsim.core.spec`][]). ``env.action_space.sample()`` draws among the legal actions of the current decision
     (pass ``mask`` to choose another set), which is what generic tools such as ``check_env`` expect of a random
     action. What an action the mask does not allow does is ``illegal_action``'s choice:
 
@@ -30,19 +30,20 @@ Actions
     ``info["illegal_action"]`` is True at a step whose action was not legal.
 Observations
     ``{"observation": Box(float32, ...), "action_mask": Box(int8, 28)}``: exactly what your seat may know, you
-    first (layout in :mod:`golfsim.game.observation`), and the engine's legal actions. ``info["action_mask"]``
+    first (layout in [`golfsim.game.observation`][]), and the engine's legal actions. ``info["action_mask"]``
     holds the same mask. With ``ranks="codes"`` (default) cards are rank codes 0-13 (-1 face down), length
     ``56 + 7P``; with ``ranks="one_hot"`` every card entry (the card you hold, the top discard, each layout
-    position) becomes 14 indicators, all zero for no card or a face-down one (:func:`one_hot_ranks`), length
-    ``54 + P + 14 * (2 + 6P)``, so a king (worth 0) no longer reads as 12 to a linear layer.
+    position) becomes 14 indicators, all zero for no card or a face-down one
+    ([`one_hot_ranks`][golfsim.interop.gymnasium.one_hot_ranks]), length ``54 + P + 14 * (2 + 6P)``, so a king (worth 0)
+    no longer reads as 12 to a linear layer.
 Vectorised
-    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a :class:`GolfVectorEnv`: the envs' games
-    kept in batch arrays and stepped by one compiled call, each env playing what a :class:`GolfSoloEnv` plays;
-    its ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 28)``
-    ``action_mask`` array), and it resets an env at the step after its episode ended (Gymnasium's next-step
-    autoreset). ``vectorization_mode="sync"`` or
-    ``"async"`` give Gymnasium's own vector envs; their random actions ignore the masks, so use them with
-    ``illegal_action="penalty"`` or ``"end"``.
+    ``gymnasium.make_vec("golfsim/Golf-v0", num_envs=8, ...)`` makes a
+    [`GolfVectorEnv`][golfsim.interop.gymnasium.GolfVectorEnv]: the envs' games kept in batch arrays and stepped by one
+    compiled call, each env playing what a [`GolfSoloEnv`][golfsim.interop.gymnasium.GolfSoloEnv] plays; its
+    ``action_space.sample()`` draws a legal action for each env (``mask=`` also takes the ``(n, 28)`` ``action_mask``
+    array), and it resets an env at the step after its episode ended (Gymnasium's next-step autoreset).
+    ``vectorization_mode="sync"`` or ``"async"`` give Gymnasium's own vector envs; their random actions ignore the
+    masks, so use them with ``illegal_action="penalty"`` or ``"end"``.
 Rewards
     Minus the points you scored on a hole, given at the step that ends it, 0 at every other step: an episode's
     rewards sum to minus your game total. ``info`` at a hole end also holds ``hole_scores`` (every seat).
@@ -235,14 +236,16 @@ class LegalActionsBatch(spaces.MultiDiscrete):
 
 
 class GolfVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games of :class:`GolfSoloEnv` kept in batch arrays and stepped together by one compiled call
-    (:func:`golfsim.kernels.in_flight_env.step_envs`); ``gymnasium.make_vec``'s default for Golf.
+    """``num_envs`` games of [`GolfSoloEnv`][golfsim.interop.gymnasium.GolfSoloEnv] kept in batch arrays and stepped
+    together by one compiled call ([`golfsim.kernels.in_flight_env.step_envs`][]); ``gymnasium.make_vec``'s default for
+    Golf.
 
-    Takes :class:`GolfSoloEnv`'s options. Env ``i`` plays what a :class:`GolfSoloEnv` plays given the same seed and
-    actions (its illegal-action substitutes drawn from a generator seeded as that env's ``np_random``).
-    Observations are stacked (``{"observation": (n, size), "action_mask": (n, 28)}``); an env whose episode ended
-    is reset at the next step, whose action for it is ignored (Gymnasium's next-step autoreset). ``reset(seed=s)``
-    seeds env ``i`` with ``s + i``; ``reset()`` and an autoreset play each env's next game.
+    Takes [`GolfSoloEnv`][golfsim.interop.gymnasium.GolfSoloEnv]'s options. Env ``i`` plays what a
+    [`GolfSoloEnv`][golfsim.interop.gymnasium.GolfSoloEnv] plays given the same seed and actions (its illegal-action
+    substitutes drawn from a generator seeded as that env's ``np_random``). Observations are stacked (``{"observation":
+    (n, size), "action_mask": (n, 28)}``); an env whose episode ended is reset at the next step, whose action for it is
+    ignored (Gymnasium's next-step autoreset). ``reset(seed=s)`` seeds env ``i`` with ``s + i``; ``reset()`` and an
+    autoreset play each env's next game.
     """
 
     metadata = {"render_modes": ["ansi"], "autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
@@ -393,7 +396,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
 
 
 class _EnvKernel:
-    """The compiled :func:`~golfsim.kernels.in_flight_env.step_envs` bound to one table's bots (by address, or in
+    """The compiled [`step_envs`][golfsim.kernels.in_flight_env.step_envs] bound to one table's bots (by address, or in
     plain Python under ``NUMBA_DISABLE_JIT=1``)."""
 
     def __init__(self, bots, seat: int):

@@ -1,9 +1,9 @@
 """One N-hole game played a decision at a time, with some seats taken by compiled golfsim bots.
 
-:class:`Match` is the state the PettingZoo and Gymnasium adapters wrap, a thin layer over
-:class:`golfsim.game.game.Game`, which deals the holes, keeps the totals and ends holes and the game. After each
+[`Match`][golfsim.interop.match.Match] is the state the PettingZoo and Gymnasium adapters wrap, a thin layer over
+[`golfsim.game.game.Game`][], which deals the holes, keeps the totals and ends holes and the game. After each
 outside decision it plays the bots' turns on the game's arrays in one compiled call
-(:func:`golfsim.kernels.bot_loop.play_bots`) using the same agent dispatch as the batch simulator, so a bot's turn
+([`golfsim.kernels.bot_loop.play_bots`][]) using the same agent dispatch as the batch simulator, so a bot's turn
 costs what it costs there, not a Python round trip.
 
 Coordinates match the rest of golfsim: hole ``h`` of game ``g`` under ``seed`` is dealt from the deal stream
@@ -85,7 +85,7 @@ def first_seed() -> int:
 class Match:
     """An N-hole game of ``rules`` with compiled bots in some seats and outside deciders in the others.
 
-    A thin layer over :class:`golfsim.game.game.Game` (:attr:`golf`), which deals the holes, keeps the totals and
+    A thin layer over [`golfsim.game.game.Game`][] (`golf`), which deals the holes, keeps the totals and
     ends holes and the game; a hole cut short at the turn cap ends the game here (an RL episode's truncation).
     What the layer adds is the bots: their turns are played on the game's arrays in one compiled call, and since
     they leave no action events, the game's history holds the hole ends only.
@@ -95,8 +95,8 @@ class Match:
     rules : Rules
         The rule set, ``holes`` included.
     bots : sequence
-        One entry per seat: an agent name or :class:`~golfsim.agents.base.AgentChoice` for a bot, ``None`` for a seat
-        whose decisions come from :meth:`play`.
+        One entry per seat: an agent name or [`AgentChoice`][golfsim.agents.base.AgentChoice] for a bot, ``None`` for a
+        seat whose decisions come from [`play`][golfsim.interop.match.Match.play].
     """
 
     def __init__(self, rules: Rules, bots: Sequence | None = None):
@@ -142,7 +142,7 @@ class Match:
         """Start the next game the way the RL frameworks' ``reset(seed=...)`` asks for one.
 
         A seed starts game 0 under it; no seed starts the game after the last one under the same seed, or game 0
-        under a fresh seed (:func:`first_seed`) if no game was started yet.
+        under a fresh seed ([`first_seed`][golfsim.interop.match.first_seed]) if no game was started yet.
         """
         if seed is not None:
             self.start(seed, 0)
@@ -159,7 +159,7 @@ class Match:
 
     @property
     def game(self) -> int:
-        """Which game of :attr:`seed` is being played."""
+        """Which game of [`seed`][golfsim.interop.match.Match.seed] is being played."""
         return self.golf.game
 
     @property
@@ -198,7 +198,7 @@ class Match:
         return self.mask
 
     def observe(self, seat: int, out: np.ndarray | None = None, private: bool = True) -> np.ndarray:
-        """What ``seat`` may know now (:mod:`golfsim.game.observation`), as float32."""
+        """What ``seat`` may know now ([`golfsim.game.observation`][]), as float32."""
         if out is None:
             out = np.zeros(observation.size(self.rules.players), dtype=np.float32)
         observation.encode(self.pub, self.packed, seat, 1 if private else 0, out)

@@ -5,7 +5,7 @@
 >>> game = pyspiel.load_game("python_golf(players=3,jokers=minus2,end=one_last_turn)")
 
 Parameters
-    ``players`` (2), ``holes`` (1), and the rule options of :class:`golfsim.core.rules.Rules` under their own names:
+    ``players`` (2), ``holes`` (1), and the rule options of [`golfsim.core.rules.Rules`][] under their own names:
     ``jokers``, ``opening_flips``, ``end``, ``twos_pair``, ``discard_and_flip`` (strings),
     ``reveal_instead_of_draw`` (bool), ``four_of_a_kind_bonus``, ``turn_cap`` and ``decks`` (ints; ``decks=0``
     means the rules' ``"auto"``). ``recycle_seed`` (0) seeds the shuffle of a recycled stock (see Chance).
@@ -17,25 +17,27 @@ Chance
     ``6P`` to seat ``(first + i) % P``, position ``i // P``; the next card starts the discard pile; the rest is the
     stock). The one shuffle inside play, of a recycled stock (when the stock runs out), is drawn from the stream
     ``(recycle_seed, 0, hole)`` rather than a chance node: a player cannot predict it, but it is a fixed function of
-    the history. :meth:`GolfState.resample_from_infostate` draws it afresh.
+    the history. [`GolfState.resample_from_infostate`][golfsim.interop.openspiel.GolfState.resample_from_infostate]
+    draws it afresh.
 Actions
-    The 28 engine action ids, named in ``action_to_string`` (table in :mod:`golfsim.interop.pettingzoo`).
+    The 28 engine action ids, named in ``action_to_string`` (table in [`golfsim.interop.pettingzoo`][]).
 Returns
     Minus each player's game total (its points summed over the holes): terminal rewards, general-sum.
 Observations
-    Observation tensor: the vector of :mod:`golfsim.game.observation` (exactly what the player may know, seen
+    Observation tensor: the vector of [`golfsim.game.observation`][] (exactly what the player may know, seen
     from its seat); observation string: the same facts in words. Information-state string: perfect recall, one
     line per event of the game as that player saw it (every decision with the cards it showed, the player's own
     drawn cards, hole ends), then the observation string. Information-state tensor: the observation vector. It is
     not perfect recall (a fixed-size record of a game of up to ``turn_cap`` turns would be enormous); what
     card counting needs of the past, the discard pile and the unseen and known-stock counts, is in it.
 
-The bridge: :func:`openspiel_policy` turns an OpenSpiel bot into a golfsim plain-Python agent (an observation dict
-in, an action out), so it plays through ``golfsim.game.env.play_game`` against any golfsim agent. From the public
-state it sees, it builds a ``python_golf`` state whose hidden cards are a random draw consistent with what the
-seat knows, and asks the bot; a bot that reads hidden cards (perfect-information MCTS) would therefore play on a
-guess, while information-set MCTS resamples them itself. :class:`RolloutEvaluator` evaluates positions for
-OpenSpiel's MCTS bots by letting compiled golfsim bots finish the hole.
+The bridge: [`openspiel_policy`][golfsim.interop.openspiel.openspiel_policy] turns an OpenSpiel bot into a golfsim
+plain-Python agent (an observation dict in, an action out), so it plays through ``golfsim.game.env.play_game`` against
+any golfsim agent. From the public state it sees, it builds a ``python_golf`` state whose hidden cards are a random draw
+consistent with what the seat knows, and asks the bot; a bot that reads hidden cards (perfect-information MCTS) would
+therefore play on a guess, while information-set MCTS resamples them itself.
+[`RolloutEvaluator`][golfsim.interop.openspiel.RolloutEvaluator] evaluates positions for OpenSpiel's MCTS bots by
+letting compiled golfsim bots finish the hole.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def rules_from_parameters(params: dict) -> Rules:
-    """The :class:`Rules` of a ``python_golf`` parameter dict (``decks=0`` is ``"auto"``)."""
+    """The [`Rules`][golfsim.core.rules.Rules] of a ``python_golf`` parameter dict (``decks=0`` is ``"auto"``)."""
     values = {**DEFAULT_PARAMETERS, **params}
     options = {name: values[name] for name in _RULE_PARAMETERS}
     if options["decks"] == 0:
@@ -150,12 +152,13 @@ class GolfGame(pyspiel.Game):
 
 
 def _of_the_game(name: str, doc: str) -> property:
-    """A read-only attribute of :class:`GolfState` that is its game's attribute ``name``."""
+    """A read-only attribute of [`GolfState`][golfsim.interop.openspiel.GolfState] that is its game's attribute
+    ``name``."""
     return property(lambda state: getattr(state.golf, name), doc=doc)
 
 
 class GolfState(pyspiel.State):
-    """A ``python_golf`` state: a :class:`golfsim.game.game.Game` (:attr:`golf`, which deals the holes, keeps the
+    """A ``python_golf`` state: a [`golfsim.game.game.Game`][] (`golf`, which deals the holes, keeps the
     totals and ends holes and the game), the chance deal in progress and the event record."""
 
     def __init__(self, game: GolfGame):
@@ -298,7 +301,7 @@ def fill_hidden(pub, hid, packed, player: int, seed: int) -> None:
     """Deal everything ``player`` cannot see at random, consistently with ``pub`` (in place), drawn from the stream
     seeded by ``seed``.
 
-    The world is drawn by the compiled :func:`golfsim.core.worlds.determinize` (face-down cards and, before any
+    The world is drawn by the compiled [`golfsim.core.worlds.determinize`][] (face-down cards and, before any
     recycle, the stock from the unseen cards; after a recycle the stock from the known stock). A drawn card held by
     another player is hidden from ``player`` too: it goes back into its pool for the draw, and the held card is then
     the last card drawn for the stock.

@@ -9,16 +9,17 @@
 ...     e.step(action)
 
 ``env(players=2, holes=1, render_mode=None, **rule options)``: the rule options are those of
-:class:`golfsim.core.rules.Rules` (``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``,
+[`golfsim.core.rules.Rules`][] (``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``,
 ``end``, ``twos_pair``, ``four_of_a_kind_bonus``, ``decks``, ``turn_cap``); an unknown option or a bad value is a
-``ValueError`` naming it. ``env`` wraps :class:`raw_env` in PettingZoo's order-enforcing wrapper.
+``ValueError`` naming it. ``env`` wraps [`raw_env`][golfsim.interop.pettingzoo.raw_env] in PettingZoo's order-enforcing
+wrapper.
 
 Agents
     ``player_0 .. player_{P-1}``, seat ``i`` = golfsim seat ``i``. Who moves is decided by the rules: hole ``h`` is
     opened by seat ``h % P``, and a turn may take two decisions (draw, then place or throw; a throw may be followed
     by a flip).
 Actions
-    ``Discrete(28)``, the engine's action ids (:mod:`golfsim.core.spec`):
+    ``Discrete(28)``, the engine's action ids ([`golfsim.core.spec`][]):
 
     =======  ===============================================================================
     0..5     take the top discard and put it at position k (the old card goes on the discard)
@@ -35,7 +36,7 @@ Actions
 Observations
     ``{"observation": Box(float32, 56 + 7P), "action_mask": Box(int8, 28)}``. The vector is exactly what that
     seat may know (RULES.md "What a player knows"), seen from its own place: the layout is documented in
-    :mod:`golfsim.game.observation`. The mask is the engine's legal actions for the agent to move and all zeros
+    [`golfsim.game.observation`][]. The mask is the engine's legal actions for the agent to move and all zeros
     for everyone else.
 Rewards
     When a hole ends, each agent's reward is minus the points it scored on that hole (golf: fewer is better), so

@@ -1,6 +1,6 @@
-"""What a batch of games leaves behind: :class:`Batch`, the per-deal arrays that every game loop writes
-(the batch simulator :mod:`golfsim.kernels.simulate`, the loop of plain-Python seats
-:mod:`golfsim.kernels.python_seats`, the counted and logged loops) and every summary reads."""
+"""What a batch of games leaves behind: [`Batch`][golfsim.kernels.batch.Batch], the per-deal arrays that every game loop
+writes (the batch simulator [`golfsim.kernels.simulate`][], the loop of plain-Python seats
+[`golfsim.kernels.python_seats`][], the counted and logged loops) and every summary reads."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class Batch:
     enders: np.ndarray  # int8 [n, holes], -1 when nobody went out
     reasons: np.ndarray  # int8 [n, holes], END_REASON codes
     #: Wall and CPU seconds of the thread that played the games, when it measured them
-    #: (:func:`golfsim.runs.tasks.play_in_chunks`); 0 otherwise.
+    #: ([`golfsim.runs.tasks.play_in_chunks`][]); 0 otherwise.
     seconds: float = 0.0
     cpu_seconds: float = 0.0
 

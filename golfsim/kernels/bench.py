@@ -31,7 +31,7 @@ def peak_rss_mb() -> float:
 
 
 THREADING = "python threads running a nogil numba kernel"
-"""How a run uses several cores (reported as ``threading_layer``): :func:`golfsim.kernels.simulate.iter_batches` runs
+"""How a run uses several cores (reported as ``threading_layer``): [`golfsim.kernels.simulate.iter_batches`][] runs
 slices of each batch on a thread pool; the compiled kernel releases the GIL. Numba's own threading layer is not
 used: a ``prange`` kernel compiled seconds slower than the serial one, for no speed gain."""
 

@@ -1,11 +1,12 @@
 """The compiled loop that plays the bots' turns between two outside decisions, at the batch simulator's speed.
 
-Why addresses: a kernel that takes the tuple of agent functions (:class:`golfsim.agents.dispatch.AgentFunctions`) as an
+Why addresses: a kernel that takes the tuple of agent functions ([`golfsim.agents.dispatch.AgentFunctions`][]) as an
 argument pays for Numba to unbox every first-class function on every call from Python (it looks the compiled code
 up again and unpickles the signature), which costs as much as hundreds of environment steps. So the Python side
-looks each function's two entry points up once (:func:`agent_addresses`) and passes them as a plain int64 array;
-:func:`play_bots` rebuilds the same tuple of first-class functions from the addresses in compiled code and calls the
-simulator's own dispatch (``golfsim.agents.dispatch.decide``) with it.
+looks each function's two entry points up once ([`agent_addresses`][golfsim.kernels.bot_loop.agent_addresses]) and
+passes them as a plain int64 array; [`play_bots`][golfsim.kernels.bot_loop.play_bots] rebuilds the same tuple of
+first-class functions from the addresses in compiled code and calls the simulator's own dispatch
+(``golfsim.agents.dispatch.decide``) with it.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ if pointers.AVAILABLE:
 
     @leaf
     def agent_functions(addresses):
-        """The tuple of first-class agent functions (``SLOTS`` of them) at ``addresses`` (:func:`agent_addresses`),
-        rebuilt in compiled code: what the kernels taking addresses pass on as ``agent_fns``."""
+        """The tuple of first-class agent functions (``SLOTS`` of them) at ``addresses``
+        ([`agent_addresses`][golfsim.kernels.bot_loop.agent_addresses]), rebuilt in compiled code: what the kernels
+        taking addresses pass on as ``agent_fns``."""
         a = addresses
         return (_agent_function(a[0, 0], a[0, 1]), _agent_function(a[1, 0], a[1, 1]),
                 _agent_function(a[2, 0], a[2, 1]), _agent_function(a[3, 0], a[3, 1]),
@@ -79,14 +81,15 @@ if pointers.AVAILABLE:
 
     @njit(cache=True, **NO_NRT)
     def play_bots(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, addresses, is_bot, action, error):
-        """:func:`play_turns` with the agent functions rebuilt from ``addresses`` (:func:`agent_addresses`)."""
+        """[`play_turns`][golfsim.kernels.bot_loop.play_turns] with the agent functions rebuilt from ``addresses``
+        ([`agent_addresses`][golfsim.kernels.bot_loop.agent_addresses])."""
         return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_functions(addresses), is_bot,
                           action, error)
 
 
 else:
     def agent_functions(addresses):
-        """Without :mod:`golfsim._numba.pointers` no kernel takes addresses: the callers pass the function tuple to
+        """Without `golfsim._numba.pointers` no kernel takes addresses: the callers pass the function tuple to
         the ``*_passing_functions`` kernels instead, so this is never compiled (it is here so that the kernels
         that do take addresses still import)."""
         raise RuntimeError("agent addresses need golfsim._numba.pointers, which this Numba release does not support")
@@ -95,8 +98,9 @@ else:
 @njit(cache=True, **NO_NRT)
 def play_bots_passing_functions(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action,
                                 error):
-    """:func:`play_turns` compiled with the function tuple as an argument: correct everywhere, but each call from
-    Python unboxes every function. Used only when :data:`golfsim._numba.pointers.AVAILABLE` is False."""
+    """[`play_turns`][golfsim.kernels.bot_loop.play_turns] compiled with the function tuple as an argument: correct
+    everywhere, but each call from Python unboxes every function. Used only when `golfsim._numba.pointers.AVAILABLE` is
+    False."""
     return play_turns(pub, hid, rules, deal_rng, agent_rng, bot_ids, params, agent_fns, is_bot, action, error)
 
 
@@ -114,7 +118,8 @@ class Bots:
         self.error = np.zeros(3, dtype=np.int64)
 
     def play(self, pub, hid, rules, deal_rng, agent_rng, action: int) -> int:
-        """:func:`play_turns` on one deal's arrays; see there for the return codes (``self.error`` on a bad bot)."""
+        """[`play_turns`][golfsim.kernels.bot_loop.play_turns] on one deal's arrays; see there for the return codes
+        (``self.error`` on a bad bot)."""
         if self.addresses is None:
             loop = play_turns if numba.config.DISABLE_JIT else play_bots_passing_functions
             return loop(pub, hid, rules, deal_rng, agent_rng, self.bot_ids, self.params, self.agent_fns,

@@ -1,10 +1,10 @@
 """The batch simulator's games with the decisions counted: how many decisions a deal takes and how many legal moves
 each one had, in compiled code.
 
-:func:`play_counted_games` plays the games of :func:`golfsim.kernels.simulate.play_games` with the batch loop itself
-(:func:`golfsim.kernels.simulate.play_game` given a :class:`~golfsim.kernels.game_steps.DecisionCounts`, so the same
-hole scores; ``tests/kernels/test_counted.py`` checks the counts against the step API) and, for every deal, also
-writes
+[`play_counted_games`][golfsim.kernels.counted.play_counted_games] plays the games of
+[`golfsim.kernels.simulate.play_games`][] with the batch loop itself ([`golfsim.kernels.simulate.play_game`][] given a
+[`DecisionCounts`][golfsim.kernels.game_steps.DecisionCounts], so the same hole scores;
+``tests/kernels/test_counted.py`` checks the counts against the step API) and, for every deal, also writes
 
 - ``decisions``: the decisions taken (every call of an agent: a turn is two or three of them, the opening flips one
   each),
@@ -13,7 +13,7 @@ writes
   per decision),
 - ``choices``: the decisions with more than one legal move (Ludii's ``DecisionMoves``: the rest were forced).
 
-It is for measurement (the game-analytics experiment, :mod:`golfsim.experiments.luck`): counting calls ``is_legal``
+It is for measurement (the game-analytics experiment, `golfsim.experiments.luck`): counting calls ``is_legal``
 for all 28 actions at every decision, which the plain kernels do not (given ``None``, Numba prunes the counting).
 """
 
@@ -40,7 +40,7 @@ def play_counted_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_
                        pub, hid, deal_rng, agent_rng, totals, scores, sight):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, counting decisions.
 
-    The arguments are those of :func:`golfsim.kernels.simulate.play_games` plus the three count arrays
+    The arguments are those of [`golfsim.kernels.simulate.play_games`][] plus the three count arrays
     (``[n, holes]`` int32) before the work arrays.
     """
     rules = stack_like(rules_in, RULES_SIZE)
@@ -54,7 +54,7 @@ def play_counted_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_
 
 @dataclass
 class CountedBatch(Batch):
-    """A :class:`golfsim.kernels.simulate.Batch` with the decision counts of every deal (int32 ``[n, holes]``)."""
+    """A [`golfsim.kernels.simulate.Batch`][] with the decision counts of every deal (int32 ``[n, holes]``)."""
 
     decisions: np.ndarray = None
     legal: np.ndarray = None
@@ -65,7 +65,7 @@ def play_counted(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
                  first_game: int = 0) -> CountedBatch:
     """Play ``games`` games of ``table`` on this thread with the decisions counted.
 
-    Game ``g`` is the game ``g`` of :func:`golfsim.kernels.simulate.simulate` with the same seeds.
+    Game ``g`` is the game ``g`` of [`golfsim.kernels.simulate.simulate`][] with the same seeds.
 
     Raises
     ------

@@ -1,27 +1,31 @@
 """The one compiled step of a game: the rules of a turn and of a hole's start and end, which every game loop of the
 kernels calls.
 
-A deal in play is a :class:`Deal` (its public and hidden state, the packed rules and the deal stream), and one
-game's output rows are :class:`HoleRows`. The steps:
+A deal in play is a [`Deal`][golfsim.kernels.game_steps.Deal] (its public and hidden state, the packed rules and the
+deal stream), and one game's output rows are [`HoleRows`][golfsim.kernels.game_steps.HoleRows]. The steps:
 
-- :func:`start_seats`: every seat's agent stream of a game and a zero total;
-- :func:`start_hole`: deal hole ``h`` of game ``g`` from ``deal_state(seed, g, h)``, seat ``h % players`` first;
-- :func:`seat_view`: what seat ``p`` decides on (the public state, or the true state for a seat that sees it);
-- :func:`advance`: one decision: the action checked against the rules and played (the rules of a turn,
-  :func:`golfsim.core.engine.is_legal` and :func:`~golfsim.core.engine.apply_action`);
-- :func:`end_hole`: score the deal that ended and add the scores to the totals (the one place a kernel scores a
-  hole; a rule of a hole's end that needs more than the layouts, e.g. who went out, goes here);
-- :func:`write_hole`: a hole's row of the outputs; :func:`next_hole`: the game's next hole, if any;
-- :func:`note_illegal`: what the kernels report of an illegal action;
-- :func:`count_decision`: a decision's legal moves counted into :class:`DecisionCounts` (game analytics).
+- [`start_seats`][golfsim.kernels.game_steps.start_seats]: every seat's agent stream of a game and a zero total;
+- [`start_hole`][golfsim.kernels.game_steps.start_hole]: deal hole ``h`` of game ``g`` from ``deal_state(seed, g, h)``,
+  seat ``h % players`` first;
+- [`seat_view`][golfsim.kernels.game_steps.seat_view]: what seat ``p`` decides on (the public state, or the true state
+  for a seat that sees it);
+- [`advance`][golfsim.kernels.game_steps.advance]: one decision: the action checked against the rules and played (the
+  rules of a turn, [`golfsim.core.engine.is_legal`][] and [`apply_action`][golfsim.core.engine.apply_action]);
+- [`end_hole`][golfsim.kernels.game_steps.end_hole]: score the deal that ended and add the scores to the totals (the one
+  place a kernel scores a hole; a rule of a hole's end that needs more than the layouts, e.g. who went out, goes here);
+- [`write_hole`][golfsim.kernels.game_steps.write_hole]: a hole's row of the outputs;
+  [`next_hole`][golfsim.kernels.game_steps.next_hole]: the game's next hole, if any;
+- [`note_illegal`][golfsim.kernels.game_steps.note_illegal]: what the kernels report of an illegal action;
+- [`count_decision`][golfsim.kernels.game_steps.count_decision]: a decision's legal moves counted into
+  [`DecisionCounts`][golfsim.kernels.game_steps.DecisionCounts] (game analytics).
 
-The game loops (:mod:`golfsim.kernels.simulate`'s, which the counted kernel of :mod:`~golfsim.kernels.counted` plays
-too, :mod:`~golfsim.kernels.logged`, :mod:`~golfsim.kernels.in_flight`, :mod:`~golfsim.kernels.in_flight_env`,
-:mod:`~golfsim.kernels.bot_loop`) are these steps plus what each one adds (recording, counting, stopping at a seat
-played from Python); only the compact self-play kernels of :mod:`~golfsim.kernels.self_play` keep their own copy
-of a turn, for speed, and only under the rules they name. The steps are leaves (:data:`golfsim._numba.jit.leaf`),
-inlined into each loop, so sharing them costs nothing (and the tuples are taken apart by the compiler). A rule
-option is added in :mod:`golfsim.core.engine` or here, never in a loop.
+The game loops ([`golfsim.kernels.simulate`][]'s, which the counted kernel of [`counted`][golfsim.kernels.counted] plays
+too, [`logged`][golfsim.kernels.logged], [`in_flight`][golfsim.kernels.in_flight],
+[`in_flight_env`][golfsim.kernels.in_flight_env], [`bot_loop`][golfsim.kernels.bot_loop]) are these steps plus what each
+one adds (recording, counting, stopping at a seat played from Python); only the compact self-play kernels of
+[`self_play`][golfsim.kernels.self_play] keep their own copy of a turn, for speed, and only under the rules they name.
+The steps are leaves (`golfsim._numba.jit.leaf`), inlined into each loop, so sharing them costs nothing (and the tuples
+are taken apart by the compiler). A rule option is added in [`golfsim.core.engine`][] or here, never in a loop.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ class Deal(NamedTuple):
 
 
 class HoleRows(NamedTuple):
-    """One game's rows of the outputs, a row per hole (:class:`golfsim.kernels.batch.Batch` holds them for many)."""
+    """One game's rows of the outputs, a row per hole ([`golfsim.kernels.batch.Batch`][] holds them for many)."""
 
     hole_scores: np.ndarray
     """int16 ``[holes, players]``."""
@@ -64,7 +68,7 @@ class HoleRows(NamedTuple):
 
 
 class DecisionCounts(NamedTuple):
-    """One game's decision counts, a row per hole (int32 ``[holes]`` each; :mod:`golfsim.kernels.counted`)."""
+    """One game's decision counts, a row per hole (int32 ``[holes]`` each; [`golfsim.kernels.counted`][])."""
 
     decisions: np.ndarray
     """The decisions taken (every call of an agent)."""
@@ -76,8 +80,9 @@ class DecisionCounts(NamedTuple):
 
 @leaf
 def count_decision(counts, pub, rules, hole):
-    """Add the decision about to be taken in ``pub`` to row ``hole`` of ``counts`` (:class:`DecisionCounts`):
-    one decision, its number of legal moves (``is_legal`` over all actions), and a choice if more than one."""
+    """Add the decision about to be taken in ``pub`` to row ``hole`` of ``counts``
+    ([`DecisionCounts`][golfsim.kernels.game_steps.DecisionCounts]): one decision, its number of legal moves
+    (``is_legal`` over all actions), and a choice if more than one."""
     k = 0
     for a in range(NUM_ACTIONS):
         if is_legal(pub, rules, a):
@@ -109,7 +114,7 @@ def start_hole(deal, deal_seed, game, hole, totals):
 def seat_view(pub, deal, sees, p, sight):
     """What seat ``p`` decides on: ``pub`` (the deal's public state), or for a seat with ``sees[p]`` (an agent
     registered ``sees_hidden``) ``sight`` filled with the public state followed by the true hidden state
-    (:func:`golfsim.core.worlds.fill_sight`). ``pub`` is passed beside ``deal`` because a function compiled without
+    ([`golfsim.core.worlds.fill_sight`][]). ``pub`` is passed beside ``deal`` because a function compiled without
     reference counting may only return an array it was given itself."""
     if sees[p]:
         fill_sight(sight, deal.pub, deal.hid, deal.rules, deal.deal_rng)
@@ -138,7 +143,7 @@ def end_hole(deal, scores, totals):
 @leaf
 def write_hole(deal, hole, scores, rows):
     """Write the ended deal's ``scores``, turns, who went out and why it ended to row ``hole`` of ``rows``
-    (:class:`HoleRows`)."""
+    ([`HoleRows`][golfsim.kernels.game_steps.HoleRows])."""
     for p in range(deal.rules[R_PLAYERS]):
         rows.hole_scores[hole, p] = scores[p]
     rows.turns[hole] = deal.pub[TURN]
@@ -148,8 +153,8 @@ def write_hole(deal, hole, scores, rows):
 
 @leaf
 def next_hole(deal, deal_seed, game, totals):
-    """Deal the hole after the one that ended (:func:`start_hole`) and return True, or return False after the
-    game's last hole."""
+    """Deal the hole after the one that ended ([`start_hole`][golfsim.kernels.game_steps.start_hole]) and return True,
+    or return False after the game's last hole."""
     h = np.int64(deal.pub[HOLE]) + 1
     if h >= deal.rules[R_HOLES]:
         return False

@@ -1,17 +1,18 @@
 """Many games in flight at once, the compiled bots playing every turn up to the next outside decision.
 
 A table with a plain-Python or batched agent cannot run inside the batch kernel, so its games are played in *slots*:
-each slot holds one game's arrays, and :func:`advance_slots` plays, in every slot, the compiled seats' turns (and
-the holes' deals and scores) until a seat played from Python must decide or the slot's game ends, when the slot
-takes the next game. Python then decides for the waiting slots (one call per decision, or one call per batch for a
-batched agent), hands the actions back in ``actions`` and calls :func:`advance_slots` again.
+each slot holds one game's arrays, and [`advance_slots`][golfsim.kernels.in_flight.advance_slots] plays, in every slot,
+the compiled seats' turns (and the holes' deals and scores) until a seat played from Python must decide or the slot's
+game ends, when the slot takes the next game. Python then decides for the waiting slots (one call per decision, or one
+call per batch for a batched agent), hands the actions back in ``actions`` and calls
+[`advance_slots`][golfsim.kernels.in_flight.advance_slots] again.
 
-Every game is played exactly as the batch kernel plays it (:func:`golfsim.kernels.simulate.play_game`): hole ``h``
+Every game is played exactly as the batch kernel plays it ([`golfsim.kernels.simulate.play_game`][]): hole ``h``
 of game ``g`` is dealt from ``deal_state(seed, g, h)``, seat ``p`` of game ``g`` draws from
 ``agent_state(agent_seed, g, p)``, and the outputs are the kernel's rows. So a game's result depends neither on
 the number of slots nor on the order the slots finish.
 
-The compiled agents are passed as addresses (:func:`golfsim.kernels.bot_loop.agent_addresses`): one call from
+The compiled agents are passed as addresses ([`golfsim.kernels.bot_loop.agent_addresses`][]): one call from
 Python then costs a few microseconds rather than the unboxing of every first-class function.
 """
 
@@ -113,8 +114,8 @@ def advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agen
 def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, agent_seed, first_game, n_games,
                   next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
                   hole_scores, turns, enders, reasons, errors):
-    """:func:`advance_in` with the agent functions rebuilt from ``addresses``
-    (:func:`golfsim.kernels.bot_loop.agent_addresses`)."""
+    """[`advance_in`][golfsim.kernels.in_flight.advance_in] with the agent functions rebuilt from ``addresses``
+    ([`golfsim.kernels.bot_loop.agent_addresses`][])."""
     return advance_in(rules, bot_ids, params, agent_functions(addresses), outside, sees, deal_seed, agent_seed,
                       first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals,
                       scores, sight, hole_scores, turns, enders, reasons, errors)
@@ -124,8 +125,8 @@ def advance_slots(rules, bot_ids, params, addresses, outside, sees, deal_seed, a
 def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed,
                                     first_game, n_games, next_game, slot_game, actions, pubs, hids, deal_rngs,
                                     agent_rngs, totals, scores, sight, hole_scores, turns, enders, reasons, errors):
-    """:func:`advance_in` taking the function tuple itself (slower per call); for a Numba without the address
-    helpers."""
+    """[`advance_in`][golfsim.kernels.in_flight.advance_in] taking the function tuple itself (slower per call); for a
+    Numba without the address helpers."""
     return advance_in(rules, bot_ids, params, agent_fns, outside, sees, deal_seed, agent_seed, first_game, n_games,
                       next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals, scores, sight,
                       hole_scores, turns, enders, reasons, errors)
@@ -134,7 +135,7 @@ def advance_slots_passing_functions(rules, bot_ids, params, agent_fns, outside, 
 @njit(cache=True, **NO_NRT)
 def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observations, masks, randoms):
     """For every slot whose ``seat`` must decide: its index into ``slots``, the seat's observation vector
-    (:func:`golfsim.game.observation.encode`) into ``observations``, its legal-action mask into ``masks`` and one
+    ([`golfsim.game.observation.encode`][]) into ``observations``, its legal-action mask into ``masks`` and one
     uniform number in [0, 1) from the seat's own agent stream into ``randoms``; returns how many."""
     n = 0
     for s in range(slot_game.shape[0]):
@@ -152,8 +153,8 @@ def gather_decisions(rules, pubs, slot_game, agent_rngs, seat, slots, observatio
 @njit(cache=True, **NO_NRT)
 def gather_masks(rules, pubs, slot_game, actions, seat, slots, masks):
     """For every slot whose ``seat`` must decide and has no action yet: its index into ``slots`` and its legal-action
-    mask into ``masks``; returns how many. (Unlike :func:`gather_decisions`, nothing is drawn from the agent
-    streams.)"""
+    mask into ``masks``; returns how many. (Unlike [`gather_decisions`][golfsim.kernels.in_flight.gather_decisions],
+    nothing is drawn from the agent streams.)"""
     n = 0
     for s in range(slot_game.shape[0]):
         pub = pubs[s]

@@ -1,12 +1,13 @@
 """Many single-seat Golf environments in flight at once, each stepped to its next decision in one compiled call.
 
-The batched Gymnasium vector env (:class:`golfsim.interop.gymnasium.GolfVectorEnv`) keeps ``n`` games in batch
-arrays, one row per env, like :mod:`golfsim.kernels.in_flight`'s slots; :func:`step_envs` then, for every env at
-once, starts its next game or plays its action, plays the compiled bots' turns (and the next holes' deals) up to the
-learner's next decision, and writes the learner's observation and legal-action mask. Each env plays exactly what
-:class:`golfsim.interop.match.Match` plays: hole ``h`` of game ``g`` under seed ``s`` is dealt from
-``deal_state(s, g, h)`` and bot seat ``p`` draws from ``agent_state(s, g, p)``, so env ``i`` equals a
-:class:`~golfsim.interop.gymnasium.GolfSoloEnv` given its seed and actions.
+The batched Gymnasium vector env ([`golfsim.interop.gymnasium.GolfVectorEnv`][]) keeps ``n`` games in batch
+arrays, one row per env, like [`golfsim.kernels.in_flight`][]'s slots;
+[`step_envs`][golfsim.kernels.in_flight_env.step_envs] then, for every env at once, starts its next game or plays its
+action, plays the compiled bots' turns (and the next holes' deals) up to the learner's next decision, and writes the
+learner's observation and legal-action mask. Each env plays exactly what [`golfsim.interop.match.Match`][] plays: hole
+``h`` of game ``g`` under seed ``s`` is dealt from ``deal_state(s, g, h)`` and bot seat ``p`` draws from
+``agent_state(s, g, p)``, so env ``i`` equals a [`GolfSoloEnv`][golfsim.interop.gymnasium.GolfSoloEnv] given its seed
+and actions.
 
 Per env ``mode[i]``: ``SKIP`` leaves it as it is, ``START`` starts game ``games[i]`` under ``seeds[i]``, ``NEXT``
 starts game ``games[i] + 1``, ``PLAY`` plays ``actions[i]`` for the learner's seat. The call leaves ``mode`` ready
@@ -106,8 +107,8 @@ def step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games,
 @njit(cache=True, **NO_NRT)
 def step_envs(rules, bot_ids, params, addresses, is_bot, seat, mode, seeds, games, actions, pubs, hids, deal_rngs,
               agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks, error):
-    """:func:`step_in` with the agent functions rebuilt from ``addresses``
-    (:func:`golfsim.kernels.bot_loop.agent_addresses`), so a call from Python costs microseconds."""
+    """[`step_in`][golfsim.kernels.in_flight_env.step_in] with the agent functions rebuilt from ``addresses``
+    ([`golfsim.kernels.bot_loop.agent_addresses`][]), so a call from Python costs microseconds."""
     return step_in(rules, bot_ids, params, agent_functions(addresses), is_bot, seat, mode, seeds, games, actions,
                    pubs, hids, deal_rngs, agent_rngs, totals, scores, rewards, terminated, truncated, illegal,
                    observations, masks, error)
@@ -117,8 +118,8 @@ def step_envs(rules, bot_ids, params, addresses, is_bot, seat, mode, seeds, game
 def step_envs_passing_functions(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games, actions, pubs,
                                 hids, deal_rngs, agent_rngs, totals, scores, rewards, terminated, truncated,
                                 illegal, observations, masks, error):
-    """:func:`step_in` taking the function tuple itself (slower per call); for a Numba without the address
-    helpers."""
+    """[`step_in`][golfsim.kernels.in_flight_env.step_in] taking the function tuple itself (slower per call); for a
+    Numba without the address helpers."""
     return step_in(rules, bot_ids, params, agent_fns, is_bot, seat, mode, seeds, games, actions, pubs, hids,
                    deal_rngs, agent_rngs, totals, scores, rewards, terminated, truncated, illegal, observations, masks,
                    error)

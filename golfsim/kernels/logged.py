@@ -1,13 +1,13 @@
 """The logging game loop: the batch simulator's games, with every decision recorded by compiled code.
 
-:func:`play_logged_games` is :func:`golfsim.kernels.simulate.play_games` plus one record per decision and per deal end,
-written into preallocated column arrays (no Python per decision). It calls the same engine functions and
-``golfsim.agents.dispatch.decide`` with the same streams, so it plays identical games; ``tests/test_trace.py`` checks
-that against the batch kernel.
+[`play_logged_games`][golfsim.kernels.logged.play_logged_games] is [`golfsim.kernels.simulate.play_games`][] plus one
+record per decision and per deal end, written into preallocated column arrays (no Python per decision). It calls the
+same engine functions and ``golfsim.agents.dispatch.decide`` with the same streams, so it plays identical games;
+``tests/test_trace.py`` checks that against the batch kernel.
 
 Record columns, written in the types the log stores so that the writer wraps them without converting: ``rec``
 (int8; index constants below) holds kind (0 decision, 1 deal end), seat, phase, action, card (the card that moved or
-was revealed, as :class:`golfsim.game.game.Event` defines it; -1 for none), discard top before the move, the acting
+was revealed, as [`golfsim.game.game.Event`][] defines it; -1 for none), discard top before the move, the acting
 player's six view cards before the move (-1 face down), and for a deal end: who went out and the end reason. On a
 deal end the decision fields are -1 and the phase is ``done``. ``rec_hole_turn`` (int16) holds hole and turn,
 ``rec_game`` (int32) the batch row of the game and ``rec_scores`` (int16) the deal scores of a deal end.

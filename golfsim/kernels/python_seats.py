@@ -1,21 +1,21 @@
 """Tables with plain-Python or batched agents: the batch simulator's games, decided partly in Python.
 
-:func:`play_batch` plays games ``first_game .. first_game + count - 1`` of a table and returns the same
-:class:`~golfsim.kernels.batch.Batch` the compiled kernel would: identical deals, agent streams and outputs, so a
-tournament, an experiment or a sweep treats such a table like any other. The games are held in slots
-(:mod:`golfsim.kernels.in_flight`); compiled seats play in compiled code, and each seat played from Python is asked
+[`play_batch`][golfsim.kernels.python_seats.play_batch] plays games ``first_game .. first_game + count - 1`` of a table
+and returns the same [`Batch`][golfsim.kernels.batch.Batch] the compiled kernel would: identical deals, agent streams
+and outputs, so a tournament, an experiment or a sweep treats such a table like any other. The games are held in slots
+([`golfsim.kernels.in_flight`][]); compiled seats play in compiled code, and each seat played from Python is asked
 for its decisions:
 
-- a *batched* agent (:func:`golfsim.agents.base.register_batched_agent`) once per step, with the observation
-  vectors and masks of every slot waiting for it (:class:`~golfsim.agents.base.DecisionBatch`);
+- a *batched* agent ([`golfsim.agents.base.register_batched_agent`][]) once per step, with the observation
+  vectors and masks of every slot waiting for it ([`DecisionBatch`][golfsim.agents.base.DecisionBatch]);
 - a *plain-Python* agent once per decision, with the observation of ``GolfEnv.observe`` as a
-  :class:`~golfsim.game.lazy.LazyObservation` (each field built when the policy first reads it). A policy with a
-  ``reset(seed, game, seat)`` method keeps state through a game, so its games are played one at a time, each
-  after its ``reset``, exactly as :meth:`golfsim.game.game.Game.play` does; a policy without one decides for
+  [`LazyObservation`][golfsim.game.lazy.LazyObservation] (each field built when the policy first reads it). A policy
+  with a ``reset(seed, game, seat)`` method keeps state through a game, so its games are played one at a time, each
+  after its ``reset``, exactly as [`golfsim.game.game.Game.play`][] does; a policy without one decides for
   many games in flight.
 
-A policy that raises is named in one line (:class:`~golfsim.core.errors.AgentError`), and so is one that returns an
-illegal action (:class:`~golfsim.core.errors.IllegalActionError`).
+A policy that raises is named in one line ([`AgentError`][golfsim.core.errors.AgentError]), and so is one that returns
+an illegal action ([`IllegalActionError`][golfsim.core.errors.IllegalActionError]).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def slots_for(table, count: int) -> int:
 
 def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 0, slots: int | None = None):
     """Play ``count`` games of ``table`` (which may seat plain-Python and batched agents) and return their
-    :class:`~golfsim.kernels.batch.Batch`, equal to what the batch kernel gives for the same games.
+    [`Batch`][golfsim.kernels.batch.Batch], equal to what the batch kernel gives for the same games.
 
     Parameters
     ----------
@@ -110,7 +110,8 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
         Seeds of the deals and of the agents' streams.
     first_game : int
     slots : int, optional
-        Games in flight (default :func:`slots_for`); the results do not depend on it.
+        Games in flight (default [`slots_for`][golfsim.kernels.python_seats.slots_for]); the results do not depend on
+        it.
 
     Raises
     ------

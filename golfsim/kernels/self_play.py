@@ -1,20 +1,20 @@
 """Compact self-play kernels: greedy or random at every seat, the deal kept in four small arrays and a few scalars.
 
-The engine (:mod:`golfsim.core.engine`) keeps a deal in the public state ``pub`` that any agent may read, and moves it
+The engine ([`golfsim.core.engine`][]) keeps a deal in the public state ``pub`` that any agent may read, and moves it
 on one action at a time through the phases. When greedy or random plays every seat, nobody needs ``pub``: these
 kernels keep only the layouts (``layout``, true ranks), what is face up (``view``, -1 face down), the stock and the
 discard pile in arrays on the kernel's stack, and the turn, the counts and the unseen totals in local variables.
 A turn is then one pass through straight-line code instead of two decisions, two legality checks and two phase
 dispatches through ``pub``.
 
-They play exactly the games :func:`golfsim.kernels.simulate.play_games` plays (the same deal stream and lazy shuffle,
+They play exactly the games [`golfsim.kernels.simulate.play_games`][] plays (the same deal stream and lazy shuffle,
 the same agent streams, the same decisions through the agents' own leaves, ``golfsim.agents.greedy.start_choice`` and
 ``hold_choice``), so results do not depend on which kernel ran; ``tests/test_self_play.py`` compares them over the
-rule variants. They cover the rules :func:`compact_rules` accepts, the options of :data:`COMPACT_OPTIONS` (player
-and deck counts, opening flips, the end, card values) with every other option at its default; other rules use the
-self-play kernels of :mod:`golfsim.kernels.simulate`, which play the one compiled step of
-:mod:`golfsim.kernels.game_steps`. Every action is still checked against the rules as ``engine.is_legal`` does
-for its phase, and an illegal one stops the game with the same error row.
+rule variants. They cover the rules [`compact_rules`][golfsim.kernels.self_play.compact_rules] accepts, the options of
+[`COMPACT_OPTIONS`][golfsim.kernels.self_play.COMPACT_OPTIONS] (player and deck counts, opening flips, the end, card
+values) with every other option at its default; other rules use the self-play kernels of [`golfsim.kernels.simulate`][],
+which play the one compiled step of [`golfsim.kernels.game_steps`][]. Every action is still checked against the rules as
+``engine.is_legal`` does for its phase, and an illegal one stops the game with the same error row.
 """
 
 from __future__ import annotations
@@ -65,14 +65,16 @@ index is not negative and drop Numba's wraparound for negative indices (a compar
 COMPACT_OPTIONS = frozenset({"players", "decks", "holes", "turn_cap", "opening_flips", "end", "jokers", "twos_pair",
                              "four_of_a_kind_bonus"})
 """The rule options the compact kernels play, each with every value: the table (players, decks, holes, turn cap),
-the opening flips and the end of a deal (written out in :func:`compact_game`) and the card values (through the
-engine's own ``score_cards``). Every other option must keep its default for :func:`compact_rules` to accept the
-rules, so an option added to :class:`~golfsim.core.rules.Rules` later is played by the general kernels until
-someone writes it here too: the compact copy of the turn can never play a rule it does not know."""
+the opening flips and the end of a deal (written out in [`compact_game`][golfsim.kernels.self_play.compact_game]) and
+the card values (through the engine's own ``score_cards``). Every other option must keep its default for
+[`compact_rules`][golfsim.kernels.self_play.compact_rules] to accept the rules, so an option added to
+[`Rules`][golfsim.core.rules.Rules] later is played by the general kernels until someone writes it here too: the compact
+copy of the turn can never play a rule it does not know."""
 
 
 def compact_rules(rules: Rules) -> bool:
-    """Whether the compact kernels play ``rules``: every option outside :data:`COMPACT_OPTIONS` at its default."""
+    """Whether the compact kernels play ``rules``: every option outside
+    [`COMPACT_OPTIONS`][golfsim.kernels.self_play.COMPACT_OPTIONS] at its default."""
     plain = Rules()
     return all(getattr(rules, f.name) == getattr(plain, f.name) for f in dataclasses.fields(Rules)
                if f.name not in COMPACT_OPTIONS)
@@ -136,7 +138,7 @@ def _all_face_up(view, base):
 def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns, enders, reasons, error,
                  agent_rng, pack, layout, view, stock, discard, agent):
     """Play every hole of game ``game`` with ``agent`` (``GREEDY_ID`` or ``RANDOM_ID``, a constant) at every seat;
-    the outputs as :func:`golfsim.kernels.simulate.play_game` writes them. ``pack`` is the unshuffled pack (ranks in
+    the outputs as [`golfsim.kernels.simulate.play_game`][] writes them. ``pack`` is the unshuffled pack (ranks in
     ascending order, as ``engine.deal_shuffled`` lays it out); ``layout .. discard`` are work arrays."""
     players = rules[R_PLAYERS]
     n = rules[R_NCARDS]
@@ -304,8 +306,8 @@ def _pack_of(rules, pack):
 def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,
                               totals, scores, sight):
-    """:func:`golfsim.kernels.simulate.play_games` for a table where greedy plays every seat, under rules that
-    :func:`compact_rules` accepts."""
+    """[`golfsim.kernels.simulate.play_games`][] for a table where greedy plays every seat, under rules that
+    [`compact_rules`][golfsim.kernels.self_play.compact_rules] accepts."""
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
         rules[j] = rules_in[j]
@@ -324,8 +326,8 @@ def play_games_greedy_compact(rules_in, agent_ids, params, agent_fns, deal_seed,
 def play_games_random_compact(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                               hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng,
                               totals, scores, sight):
-    """:func:`golfsim.kernels.simulate.play_games` for a table where random plays every seat, under rules that
-    :func:`compact_rules` accepts."""
+    """[`golfsim.kernels.simulate.play_games`][] for a table where random plays every seat, under rules that
+    [`compact_rules`][golfsim.kernels.self_play.compact_rules] accepts."""
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
         rules[j] = rules_in[j]

@@ -72,12 +72,12 @@ def play_game(pub, hid, rules, deal_rng, agent_rng, totals, scores, agent_ids, p
     self-play kernel LLVM folds the dispatch away and optimises the game loop around that one agent.
 
     A seat with ``sees[p]`` (an agent registered ``sees_hidden``) is given ``sight`` as its ``pub``: the public
-    state followed by the true hidden state (:func:`golfsim.core.worlds.fill_sight`).
+    state followed by the true hidden state ([`golfsim.core.worlds.fill_sight`][]).
 
     ``error`` gets ``(hole + 1, seat, action, phase)`` and the game stops if an agent returns an illegal action.
 
-    ``counts`` (a :class:`~golfsim.kernels.game_steps.DecisionCounts`, or ``None``) gets every decision's legal
-    moves counted (:mod:`golfsim.kernels.counted`); with ``None`` Numba prunes the counting from the loop.
+    ``counts`` (a [`DecisionCounts`][golfsim.kernels.game_steps.DecisionCounts], or ``None``) gets every decision's
+    legal moves counted ([`golfsim.kernels.counted`][]); with ``None`` Numba prunes the counting from the loop.
     """
     deal = Deal(pub, hid, rules, deal_rng)
     rows = HoleRows(hole_scores, turns, enders, reasons)
@@ -113,10 +113,11 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of the outputs.
 
     ``rules_in`` is the packed rules (``Rules.pack()``); ``sees`` flags the seats given the true state;
-    ``pub .. sight`` are work arrays (:func:`work_arrays`), one set per thread. The kernel releases the GIL, so
-    :func:`iter_batches` runs slices of a batch on several Python threads at once. It is compiled like
-    :data:`golfsim._numba.jit.hot` and calls only leaves: every call level between it and the agents would be compiled,
-    and optimised with all the code below it, once more (so the work arrays are allocated by the caller).
+    ``pub .. sight`` are work arrays ([`work_arrays`][golfsim.kernels.simulate.work_arrays]), one set per thread. The
+    kernel releases the GIL, so [`iter_batches`][golfsim.kernels.simulate.iter_batches] runs slices of a batch on
+    several Python threads at once. It is compiled like `golfsim._numba.jit.hot` and calls only leaves: every call level
+    between it and the agents would be compiled, and optimised with all the code below it, once more (so the work arrays
+    are allocated by the caller).
     """
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
@@ -134,7 +135,8 @@ def play_games(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, fi
 def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
-    """:func:`play_games` for a table where greedy plays every seat (each seat keeps its own parameters)."""
+    """[`play_games`][golfsim.kernels.simulate.play_games] for a table where greedy plays every seat (each seat keeps
+    its own parameters)."""
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
         rules[j] = rules_in[j]
@@ -148,7 +150,7 @@ def play_games_greedy(rules_in, agent_ids, params, agent_fns, deal_seed, agent_s
 def play_games_random(rules_in, agent_ids, params, agent_fns, deal_seed, agent_seed, first_game, lo, hi,
                       hole_scores, turns, enders, reasons, errors, sees, pub, hid, deal_rng, agent_rng, totals,
                       scores, sight):
-    """:func:`play_games` for a table where random plays every seat."""
+    """[`play_games`][golfsim.kernels.simulate.play_games] for a table where random plays every seat."""
     rules = stack_like(rules_in, RULES_SIZE)
     for j in range(RULES_SIZE):
         rules[j] = rules_in[j]
@@ -166,8 +168,8 @@ _COMPACT_KERNELS = {GREEDY_ID: play_games_greedy_compact, RANDOM_ID: play_games_
 
 def kernel_for(agent_ids: np.ndarray, sees: np.ndarray, rules: Rules | None = None):
     """The kernel for a table: a built-in self-play kernel when one inlined built-in plays every seat (compiled
-    only when first used), else the general :func:`play_games`. Given ``rules`` that
-    :func:`golfsim.kernels.self_play.compact_rules` accepts, the self-play kernel is the compact one. Every kernel
+    only when first used), else the general [`play_games`][golfsim.kernels.simulate.play_games]. Given ``rules`` that
+    [`golfsim.kernels.self_play.compact_rules`][] accepts, the self-play kernel is the compact one. Every kernel
     gives the same results."""
     first = int(agent_ids[0])
     if not sees.any() and (agent_ids == first).all() and first in _SELF_PLAY_KERNELS:
@@ -218,15 +220,15 @@ class Table:
 
     @property
     def compiled(self) -> bool:
-        """Whether every seat is a compiled agent (else :mod:`golfsim.kernels.python_seats` plays the table)."""
+        """Whether every seat is a compiled agent (else [`golfsim.kernels.python_seats`][] plays the table)."""
         return all(choice.spec.compiled for choice in self.agents)
 
     def kernel_arguments(self, skip_python: bool = False):
         """Agent ids, parameter rows and the agents called by pointer
-        (:class:`~golfsim.agents.dispatch.AgentFunctions`), for the kernels.
+        ([`AgentFunctions`][golfsim.agents.dispatch.AgentFunctions]), for the kernels.
 
         A plain-Python seat is refused, or with ``skip_python`` left at id 0 and zero parameters (the loop of
-        :mod:`golfsim.kernels.python_seats` never asks it).
+        [`golfsim.kernels.python_seats`][] never asks it).
         """
         agent_fns: list = []
         packed = self.rules.pack()
@@ -262,7 +264,8 @@ def max_threads() -> int:
 
 
 def thread_count(threads: int | None) -> int:
-    """Validate a requested thread count; ``None`` means all of :func:`max_threads`."""
+    """Validate a requested thread count; ``None`` means all of
+    [`max_threads`][golfsim.kernels.simulate.max_threads]."""
     if threads is None:
         return max_threads()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
@@ -337,7 +340,8 @@ def iter_batches(table: Table, games: int, seed: int = 0, *, agent_seed: int | N
 
 def _python_batches(table: Table, games: int, seed: int, agent_seed: int, first_game: int,
                     batch_size: int) -> Iterator[Batch]:
-    """:func:`iter_batches` for a table seating plain-Python or batched agents (they hold the GIL, so one thread)."""
+    """[`iter_batches`][golfsim.kernels.simulate.iter_batches] for a table seating plain-Python or batched agents (they
+    hold the GIL, so one thread)."""
     from golfsim.kernels.python_seats import play_batch
 
     for lo in range(0, games, batch_size):
@@ -389,7 +393,8 @@ def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, se
     seed : int
         Seeds the deals; the agents' streams come from ``agent_seed`` (default: the same number, a separate stream).
     threads : int, optional
-        Threads (default all: :func:`max_threads`). Results do not depend on it, nor on ``batch_size``.
+        Threads (default all: [`max_threads`][golfsim.kernels.simulate.max_threads]). Results do not depend on it, nor
+        on ``batch_size``.
 
     Returns
     -------
@@ -402,7 +407,7 @@ def simulate(agents: Sequence, rules: Rules | None = None, games: int = 1000, se
 
 
 def assemble(table: Table, seed: int, batches: list[Batch]) -> SimulationResult:
-    """Turn raw batches into the DataFrames of a :class:`SimulationResult`."""
+    """Turn raw batches into the DataFrames of a [`SimulationResult`][golfsim.kernels.simulate.SimulationResult]."""
     rules = table.rules
     players, holes = rules.players, rules.holes
     if batches:

@@ -1,4 +1,4 @@
-"""Writing weight files of the learned value (the format is read by :mod:`golfsim.agents.learned.model`).
+"""Writing weight files of the learned value (the format is read by [`golfsim.agents.learned.model`][]).
 
 A model file holds ``weights`` (``NUM_ROWS`` lists of ``NUM_FEATURES`` numbers), ``features`` and ``rows`` (the
 names), ``command`` (the exact command that made it) and ``training`` (its settings and sample counts). The
@@ -35,7 +35,7 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def publish(tmp: str | Path, path: Path) -> None:
     """Give the finished temporary file ``tmp`` the usual permissions and rename it to ``path`` (atomic; only over a
-    regular file or a missing path, :func:`golfsim.atomic.replace_file`)."""
+    regular file or a missing path, [`golfsim.atomic.replace_file`][])."""
     replace_file(tmp, path, "the file")
 
 

@@ -1,10 +1,10 @@
 """Compiled self-play for training the learned value, and duels against ev for its learning curve.
 
-Self-play (:func:`self_play_chunk`)
+Self-play ([`self_play_chunk`][golfsim.learning.selfplay.self_play_chunk])
 -----------------------------------
-Every seat plays :func:`golfsim.agents.learned.policy.decide` under the current weights. After each of a player's turns
+Every seat plays [`golfsim.agents.learned.policy.decide`][] under the current weights. After each of a player's turns
 that leaves the deal running, the features of the state from that player's point of view are kept
-(:func:`golfsim.agents.learned.value.features`), with the current value of that state. When the deal is over, each of
+([`golfsim.agents.learned.value.features`][]), with the current value of that state. When the deal is over, each of
 the player's states gets its *lambda-return* as a target, computed backwards from the deal's outcome ``D`` (the
 player's deal score less the opponents' mean): the last state's target is ``D`` and each earlier one's is
 ``(1 - lam) V(next state) + lam * target(next state)`` (TD(lambda) in its forward view; ``lam = 1`` gives plain
@@ -15,7 +15,7 @@ Game ``g`` of a chunk is one deal dealt from ``deal_state(seed, g, 0)`` with pla
 and seat ``p`` explores from ``agent_state(seed, g, p)``, so a chunk's sums depend on the seed, the game range and
 the weights only; the caller adds chunks in a fixed order, so the result does not depend on the thread count.
 
-Duels (:func:`duel_chunk`)
+Duels ([`duel_chunk`][golfsim.learning.selfplay.duel_chunk])
 --------------------------
 Two-player duplicate deals: deal ``g`` is played twice, the learned player in seat 0 and then in seat 1 against ev
 with the given parameters, and the deal's margin is the mean over both of ev's score less the learned player's
@@ -45,7 +45,7 @@ def self_play_chunk(rules, w, lam, explore, seed, first_game, n_games, a_sums, b
     normal equations to ``a_sums`` (rows x features x features, upper triangle), ``b_sums`` (rows x features) and
     ``row_counts``; ``stats`` (``NUM_STATS``) gets deals, truncated deals, illegal actions, samples, the squared
     error of the values against their targets and turns. ``pub .. scores`` are work arrays
-    (:func:`golfsim.kernels.simulate.work_arrays`)."""
+    ([`golfsim.kernels.simulate.work_arrays`][])."""
     players = rules[R_PLAYERS]
     cap = rules[R_TURN_CAP] + 2
     traj = np.zeros((players, cap, NUM_FEATURES))

@@ -1,10 +1,10 @@
 """Training the learned value by self-play: fitted TD(lambda), one generation at a time (``golfsim learn``).
 
-Each generation plays ``games`` deals of self-play with the current weights (:mod:`golfsim.learning.selfplay`),
-spread over the training tables (:data:`TABLES`: two and four players, both end rules), and gathers the normal
-equations of a least-squares fit of every kept state's features to its lambda-return. The equations of earlier
-generations are kept with weight ``memory`` (their states came from older policies), and the new weights are the
-ridge solution pulled towards the prior (:func:`golfsim.agents.learned.value.prior_weights`), row by row; a row with
+Each generation plays ``games`` deals of self-play with the current weights ([`golfsim.learning.selfplay`][]),
+spread over the training tables ([`TABLES`][golfsim.learning.train.TABLES]: two and four players, both end rules), and
+gathers the normal equations of a least-squares fit of every kept state's features to its lambda-return. The equations
+of earlier generations are kept with weight ``memory`` (their states came from older policies), and the new weights are
+the ridge solution pulled towards the prior ([`golfsim.agents.learned.value.prior_weights`][]), row by row; a row with
 fewer than ``MIN_ROW_SAMPLES`` states keeps the prior. Policy evaluation and improvement alternate: the next
 generation plays with the new weights.
 
@@ -17,7 +17,7 @@ chunks of ``CHUNK`` games are summed in a fixed order, so the weights do not dep
 
 After every generation the state is written atomically to ``checkpoint.npz`` and the weights to ``model.json``;
 every ``eval_every`` generations the learning curve (``curve.csv``) gets a row: the learned player's margin per
-nine-hole game over ev and over the tuned ev (:data:`TUNED_EV`), 2 players, under each end rule, on the same
+nine-hole game over ev and over the tuned ev (`TUNED_EV`), 2 players, under each end rule, on the same
 ``eval_deals`` held-out duplicate deal sets each time. A Ctrl-C keeps the last complete generation; running the
 same command again resumes from it.
 """
@@ -88,7 +88,7 @@ class LearnConfig:
 
     def check_size(self) -> None:
         """Refuse (one ``ValueError`` line) a plan bigger than the limits tournaments have
-        (:mod:`golfsim.runs.limits`): too many self-play tasks per generation, too many evaluation tasks, or more
+        ([`golfsim.runs.limits`][]): too many self-play tasks per generation, too many evaluation tasks, or more
         evaluation margins than fit in memory. Counted arithmetically, before any task is made."""
         from golfsim.runs.limits import MAX_TASKS, check_memory, refuse_over
 
@@ -315,7 +315,7 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
           progress=None, log=print) -> State:
     """Run (or resume) training into the folder ``out``; return the final state.
 
-    ``progress`` is an optional :class:`golfsim.runs.progress.CountBar`-like object counting self-play deals.
+    ``progress`` is an optional [`golfsim.runs.progress.CountBar`][]-like object counting self-play deals.
     A ``KeyboardInterrupt`` propagates after the last complete generation's checkpoint is on disk.
     """
     config.check()

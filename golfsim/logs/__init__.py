@@ -1,3 +1,3 @@
-"""Decision logs: writing (:mod:`golfsim.logs.trace`), replaying (:mod:`golfsim.logs.replay`) and comparing two
-agents on the same logged situations (:mod:`golfsim.logs.disagree`).
+"""Decision logs: writing ([`golfsim.logs.trace`][]), replaying ([`golfsim.logs.replay`][]) and comparing two
+agents on the same logged situations ([`golfsim.logs.disagree`][]).
 """

@@ -38,7 +38,7 @@ def disagreements(log: LogFile, agent: str = "ev", other: str = "greedy", contin
     Parameters
     ----------
     log : LogFile
-        A decision log (:func:`golfsim.logs.trace.read_log`).
+        A decision log ([`golfsim.logs.trace.read_log`][]).
     agent, other : str
         The label of the agent whose decisions are examined, and the agent asked in the same states.
     continuation : str

@@ -1,12 +1,12 @@
 """A logged game as one self-contained HTML page that steps through it decision by decision
 (``golfsim replay LOG --html FILE``).
 
-Every deal of the game is replayed through the engine on its logged deal (as :func:`golfsim.logs.trace.replay_deal`
+Every deal of the game is replayed through the engine on its logged deal (as [`golfsim.logs.trace.replay_deal`][]
 does, checking every logged score), and the position before each decision is kept: the layouts, the piles, the
 card drawn, the game totals, the move made and every legal alternative in words. A decision log records moves, not
 their values, so the page lists the alternatives without values.
 
-The page holds one SVG of the table (:func:`golfsim.view.svg.render` with ``template=True``), the positions as JSON
+The page holds one SVG of the table (`golfsim.view.svg.render` with ``template=True``), the positions as JSON
 and a small script that turns the cards over and rewrites the texts for the step shown: no server, no network, no
 library. Buttons, a slider and the arrow keys step; a button per hole jumps to its first decision.
 """
@@ -290,7 +290,7 @@ title="last step">&gt;|</button> <span id="where"></span></div>
 
 
 def write_page(path, log: LogFile, game: int = 0) -> None:
-    """Write :func:`page` to ``path`` atomically."""
+    """Write `page` to ``path`` atomically."""
     from golfsim.view.files import write_text
 
     write_text(path, page(log, game), "the replay page")

@@ -1,9 +1,10 @@
 """Decision logs: every decision of a run, and every deal's end, streamed to a Parquet file.
 
 Write one with ``golfsim tournament ... --log decisions.parquet``, ``run_tournament(..., log=path)`` or
-:func:`log_games`; read it with pandas, polars or duckdb as it is, or with :func:`read_log`. The games are played by
-the compiled logging loop (:mod:`golfsim.kernels.logged`), so logging keeps most of the simulator's speed, and rows
-are written in row groups as the run goes, so memory stays that of one batch however long the run.
+[`log_games`][golfsim.logs.trace.log_games]; read it with pandas, polars or duckdb as it is, or with
+[`read_log`][golfsim.logs.trace.read_log]. The games are played by the compiled logging loop
+([`golfsim.kernels.logged`][]), so logging keeps most of the simulator's speed, and rows are written in row groups as
+the run goes, so memory stays that of one batch however long the run.
 
 Schema (one row per decision, plus one per deal end; ``kind`` tells them apart)
 ------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ def _dictionary(indices: np.ndarray, values: Sequence[str], mask: np.ndarray | N
 
 @dataclass
 class Records:
-    """Record arrays filled by :func:`golfsim.kernels.logged.play_logged_games` (its docstring gives the layout)."""
+    """Record arrays filled by [`golfsim.kernels.logged.play_logged_games`][] (its docstring gives the layout)."""
 
     rec: np.ndarray  # RECORD_FIELDS x rows, int8
     hole_turn: np.ndarray  # 2 x rows, int16
@@ -182,14 +183,15 @@ def records_to_batch(records: Records, first_game: int, first_deal_set: int, *, 
 
 
 class DecisionLog:
-    """A decision log being written: play games through it (:meth:`play`), then :meth:`close` it.
+    """A decision log being written: play games through it ([`play`][golfsim.logs.trace.DecisionLog.play]), then
+    [`close`][golfsim.logs.trace.DecisionLog.close] it.
 
     Parameters
     ----------
     path : str or Path
         The Parquet file to write. It is written under a hidden temporary name beside it and renamed into place by
-        :meth:`close`, so an existing file is replaced only by a complete log; another run writing the same path at
-        the same time is refused (``ValueError``).
+        [`close`][golfsim.logs.trace.DecisionLog.close], so an existing file is replaced only by a complete log; another
+        run writing the same path at the same time is refused (``ValueError``).
     rules : Rules
         The rules every game of the log is played under.
     seed : int
@@ -253,10 +255,11 @@ class DecisionLog:
              batch_size: int = 1000, threads: int | None = None, seating: int | None = None,
              game_base: int = 0, labels: Sequence[str] | None = None) -> Iterator[Batch]:
         """Play and log ``games`` games of ``table`` (deal sets ``first_game ..``), yielding each batch's results
-        like :func:`golfsim.kernels.simulate.iter_batches`.
+        like [`golfsim.kernels.simulate.iter_batches`][].
 
-        ``seating`` is the index from :meth:`add_seating` (one is added when omitted); ``game_base`` is added to the
-        deal set to number the games in the log; ``labels`` name the seats (default: the agents' labels).
+        ``seating`` is the index from [`add_seating`][golfsim.logs.trace.DecisionLog.add_seating] (one is added when
+        omitted); ``game_base`` is added to the deal set to number the games in the log; ``labels`` name the seats
+        (default: the agents' labels).
         """
         if table.rules != self.rules:
             raise ValueError("the table's rules differ from the log's")
@@ -353,7 +356,7 @@ class DecisionLog:
 
 def log_games(agents: Sequence, path, rules: Rules | None = None, games: int = 1000, seed: int = 0, *,
               agent_seed: int | None = None, batch_size: int = 1000, threads: int | None = None) -> Path:
-    """Play ``games`` games of ``agents`` (as :func:`golfsim.kernels.simulate.simulate` would) and log every decision to
+    """Play ``games`` games of ``agents`` (as [`golfsim.kernels.simulate.simulate`][] would) and log every decision to
     the Parquet file ``path``; returns the path."""
     table = Table.make(agents, rules)
     with DecisionLog(path, table.rules, seed) as log:
@@ -381,14 +384,15 @@ class LogFile:
         return self._read(filters=filters).to_pandas(types_mapper=nullable.get)
 
     def _read(self, **options) -> pa.Table:
-        """The log's rows as an Arrow table, checking every page's checksum; a damaged page is a :class:`LogError`."""
+        """The log's rows as an Arrow table, checking every page's checksum; a damaged page is a
+        [`LogError`][golfsim.logs.trace.LogError]."""
         try:
             return pq.read_table(self.path, page_checksum_verification=True, **options)
         except (OSError, pa.ArrowException) as err:
             raise LogError(f"{self.path}: the log is damaged ({str(err).splitlines()[0]})") from None
 
     def deal(self, game: int, hole: int) -> pd.DataFrame:
-        """The rows of one deal, in order (:class:`LogError` if it is not in the log)."""
+        """The rows of one deal, in order ([`LogError`][golfsim.logs.trace.LogError] if it is not in the log)."""
         if not 0 <= int(hole) < self.rules.holes:  # before the filter: the column is int16
             raise LogError(f"hole {hole} is not in game {game} of {self.path.name} "
                            f"(holes 0 to {self.rules.holes - 1})")
@@ -460,8 +464,8 @@ class ReplayedMove:
 def replay_deal(log: LogFile, game: int, hole: int) -> tuple[list[ReplayedMove], pd.Series]:
     """Replay one logged deal through the engine on its logged deal.
 
-    Returns the moves and the deal-end row. Raises :class:`LogError` if a logged action is illegal in the replay or
-    the replayed scores differ from the logged ones (the log does not belong to this deal).
+    Returns the moves and the deal-end row. Raises [`LogError`][golfsim.logs.trace.LogError] if a logged action is
+    illegal in the replay or the replayed scores differ from the logged ones (the log does not belong to this deal).
     """
     rows = log.deal(game, hole)
     decisions = rows[rows["kind"] == "decision"]
@@ -486,10 +490,10 @@ def replay_deal(log: LogFile, game: int, hole: int) -> tuple[list[ReplayedMove],
 
 
 def check_game(log: LogFile, game: int) -> None:
-    """Refuse, with one :class:`LogError` line, a logged game that does not agree with the log's metadata or with
-    the engine: no seatings in the metadata, a row count or seat labels the metadata does not list, holes beyond
-    the rules' number or (in a finished log) missing, or scores that replaying the logged actions does not give.
-    Such a log was edited (or damaged) after golfsim wrote it."""
+    """Refuse, with one [`LogError`][golfsim.logs.trace.LogError] line, a logged game that does not agree with the log's
+    metadata or with the engine: no seatings in the metadata, a row count or seat labels the metadata does not list,
+    holes beyond the rules' number or (in a finished log) missing, or scores that replaying the logged actions does not
+    give. Such a log was edited (or damaged) after golfsim wrote it."""
     def edited(why: str):
         raise LogError(f"{log.path.name} was edited or damaged after golfsim wrote it: {why}")
 
@@ -541,7 +545,7 @@ def scorecard(log: LogFile, game: int) -> pd.DataFrame:
 
 
 def write_game(path, game: Game, labels: Sequence[str], *, partial: bool = False) -> Path:
-    """Save a game played through :class:`~golfsim.game.game.Game` (``golfsim play``) as a decision log.
+    """Save a game played through [`Game`][golfsim.game.game.Game] (``golfsim play``) as a decision log.
 
     The events are replayed on a fresh game to recover each mover's view before each move, so the file has the
     same columns as a logged tournament and ``golfsim replay`` shows it.

@@ -3,12 +3,13 @@
 Every run that writes a result directory (experiments, tuning studies, sweeps) records the *request* that made it
 (a JSON-able dict: what was asked, sizes, seeds) in its ``config.json`` under ``"request"``. Running the same
 request again reproduces the result, so it may replace it; any other run is refused before it starts
-(:func:`check_target`) unless told to overwrite, so a small trial run cannot silently replace a committed result.
-Files are then written atomically (:func:`golfsim.runs.outdir.write_directory`), a run cut short is marked partial
-(:func:`mark_partial`), and Ctrl-C is handled by :mod:`golfsim.runs.interrupts`.
+([`check_target`][golfsim.runs.claims.check_target]) unless told to overwrite, so a small trial run cannot silently
+replace a committed result. Files are then written atomically ([`golfsim.runs.outdir.write_directory`][]), a run cut
+short is marked partial ([`mark_partial`][golfsim.runs.claims.mark_partial]), and Ctrl-C is handled by
+[`golfsim.runs.interrupts`][].
 
-Where results go by default: ``results/`` under the current directory (:func:`default_root`), never a place found
-from where golfsim is installed.
+Where results go by default: ``results/`` under the current directory
+([`default_root`][golfsim.runs.claims.default_root]), never a place found from where golfsim is installed.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def check_target(directory: Path, req: dict, overwrite: bool = False, *,
         Allow anything.
     recorded : callable, optional
         ``recorded(config) -> request or None``: the request a held ``config.json`` records (default
-        :func:`stored_request`; experiments also read results written before requests were stored).
+        [`stored_request`][golfsim.runs.claims.stored_request]; experiments also read results written before requests
+        were stored).
     describe : callable, optional
         How a request is named in the message.
     kind : str

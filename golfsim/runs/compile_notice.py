@@ -1,12 +1,12 @@
 """Feedback while Numba compiles: what is compiling and for how long, on stderr, from a command's start.
 
 A cold first run compiles the agents and the game kernel for a minute or more before any game is played (later
-runs load the cache, see :mod:`golfsim._numba.jit`). :func:`watch` listens to Numba's ``numba:compile`` events, so
-:func:`current` knows the outermost function being compiled in any thread. :class:`CompileLine` shows it on stderr
+runs load the cache, see `golfsim._numba.jit`). `watch` listens to Numba's ``numba:compile`` events, so
+`current` knows the outermost function being compiled in any thread. `CompileLine` shows it on stderr
 while a command runs: in a terminal, a line drawn the moment a compile starts (a compile shorter than the
 half-second redraw is seen too) and cleared when it ends, its elapsed time redrawn every half second. A pipe or a file
 gets nothing, so machine formats and one-line errors stay as they are. The progress bar
-(:class:`golfsim.runs.progress.CountBar`) pauses the line and shows the same in its description column.
+([`golfsim.runs.progress.CountBar`][]) pauses the line and shows the same in its description column.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def current() -> tuple[str, float] | None:
 
 
 def compiles() -> int:
-    """How many outermost compiles this process has started since :func:`watch`."""
+    """How many outermost compiles this process has started since `watch`."""
     with _lock:
         return _state["count"]
 
@@ -158,7 +158,7 @@ class CompileLine:
                 self._shown = ""
 
     def _redraw(self) -> None:
-        """Show :func:`describe` now if it changed (nothing while paused or not a terminal)."""
+        """Show `describe` now if it changed (nothing while paused or not a terminal)."""
         if self.paused or not self.terminal:
             return
         with self._writing:  # read under the lock too: a compile's end must not be overwritten by its older text
@@ -193,5 +193,5 @@ class CompileLine:
 
 
 def active_line() -> CompileLine | None:
-    """The :class:`CompileLine` of this process's running command, if any."""
+    """The `CompileLine` of this process's running command, if any."""
     return _line

@@ -2,7 +2,8 @@
 
 A run stopped by Ctrl-C or SIGTERM keeps what it finished and writes it, marked partial. Written into a directory
 that already holds a complete result (``config.json`` without ``"partial": true``), it would replace that result
-with less; :func:`holds_complete_result` tells the commands to keep the complete one and say so instead.
+with less; [`holds_complete_result`][golfsim.runs.complete_result.holds_complete_result] tells the commands to keep the
+complete one and say so instead.
 """
 
 from __future__ import annotations

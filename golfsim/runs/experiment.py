@@ -1,11 +1,12 @@
 """The interface an experiment declares, and how ``golfsim experiment`` finds experiments.
 
 An experiment is a research question answered by a run that writes a result directory. It declares itself with an
-:class:`Experiment`: its name, the question, where its code lives, its sizes and which of the run options
-(:data:`OPTIONS`) it takes. The library never imports an experiment package: :func:`discover` reads the
-``golfsim.experiments`` entry points of the installed distributions (golfsim's own point at
-``golfsim.experiments:EXPERIMENTS``), each an :class:`Experiment` or a sequence of them, so another package adds
-experiments by declaring an entry point of its own.
+[`Experiment`][golfsim.runs.experiment.Experiment]: its name, the question, where its code lives, its sizes and which of
+the run options ([`OPTIONS`][golfsim.runs.experiment.OPTIONS]) it takes. The library never imports an experiment
+package: [`discover`][golfsim.runs.experiment.discover] reads the ``golfsim.experiments`` entry points of the installed
+distributions (golfsim's own point at ``golfsim.experiments:EXPERIMENTS``), each an
+[`Experiment`][golfsim.runs.experiment.Experiment] or a sequence of them, so another package adds experiments by
+declaring an entry point of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ENTRY_POINT_GROUP = "golfsim.experiments"
 
 OPTIONS = ("threads", "executor", "log")
 """The run options an experiment may take besides ``games`` and ``seed``: a thread count, an executor
-(:mod:`golfsim.runs.tasks`) and a ``log(line)`` callback."""
+([`golfsim.runs.tasks`][]) and a ``log(line)`` callback."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Experiment:
     trial_games : int
         A small ``games`` for a quick trial run.
     options : tuple of str
-        Which of :data:`OPTIONS` its ``run`` takes.
+        Which of [`OPTIONS`][golfsim.runs.experiment.OPTIONS] its ``run`` takes.
     in_all : bool
         Whether ``golfsim experiment all`` runs it (hardware-specific measurements do not).
     """
@@ -63,12 +64,12 @@ class Experiment:
             raise ValueError(f"experiment {self.name!r}: unknown options {sorted(unknown)}; known: {OPTIONS}")
 
     def request(self, games: int | None, seed: int) -> dict:
-        """What a run of it was asked for (:func:`request`)."""
+        """What a run of it was asked for ([`request`][golfsim.runs.experiment.Experiment.request])."""
         return request(self.name, games, seed)
 
     def check_target(self, directory: Path, games: int | None, seed: int, overwrite: bool = False) -> None:
         """Refuse, before the run, to replace a result of another request in ``directory``
-        (:func:`check_target`)."""
+        ([`check_target`][golfsim.runs.experiment.Experiment.check_target])."""
         check_target(directory, self.request(games, seed), overwrite)
 
     def load(self):
@@ -76,7 +77,7 @@ class Experiment:
         return import_module(self.module)
 
     def run(self, games: int | None = None, seed: int = 0, **options: Any):
-        """Run it; an option it does not take (:attr:`options`) is an error."""
+        """Run it; an option it does not take (`options`) is an error."""
         unknown = set(options) - set(self.options)
         if unknown:
             raise ValueError(f"experiment {self.name!r} does not take {', '.join(sorted(unknown))}")
@@ -116,8 +117,8 @@ def recorded_request(config: dict) -> dict | None:
 
 
 def check_target(directory: Path, req: dict, overwrite: bool = False) -> None:
-    """:func:`golfsim.runs.claims.check_target` for an experiment's request, reading old results' requests too
-    (:func:`recorded_request`)."""
+    """[`golfsim.runs.claims.check_target`][] for an experiment's request, reading old results' requests too
+    ([`recorded_request`][golfsim.runs.experiment.recorded_request])."""
     claims.check_target(directory, req, overwrite, recorded=recorded_request)
 
 
@@ -132,7 +133,8 @@ def discover(entry_points=None) -> dict[str, Experiment]:
     Raises
     ------
     ValueError
-        When an entry point gives something that is not an :class:`Experiment`, or two declare one name.
+        When an entry point gives something that is not an [`Experiment`][golfsim.runs.experiment.Experiment], or two
+        declare one name.
     """
     found: dict[str, Experiment] = {}
     points = metadata.entry_points(group=ENTRY_POINT_GROUP) if entry_points is None else entry_points

@@ -13,7 +13,7 @@ def subplots(*args, figsize=None, dpi=None, **kwargs):
     """``(figure, axes)`` as ``matplotlib.pyplot.subplots`` makes them, but drawn without pyplot: no backend is
     chosen or switched (a notebook keeps its own), and nothing is left open once the figure is saved.
 
-    ``figsize`` and ``dpi`` go to :class:`matplotlib.figure.Figure`, the rest to its ``subplots``. The figure gets an
+    ``figsize`` and ``dpi`` go to `matplotlib.figure.Figure`, the rest to its ``subplots``. The figure gets an
     Agg canvas of its own (what ``savefig`` draws a PNG with anyway), so ``fig.canvas.draw()`` and its renderer work
     as on a pyplot figure, without touching the backend.
     """
@@ -67,7 +67,7 @@ def titled(fig, title: str, caption: str, fontsize: float = 10):
     caption : str
         The intervals, the sample size and the seed (one or more lines).
     fontsize : float
-        Of the title and caption, which are wrapped to the figure's width (:func:`fit_suptitle`).
+        Of the title and caption, which are wrapped to the figure's width (`fit_suptitle`).
     """
     fit_suptitle(fig, f"{title}\n{caption}", fontsize=fontsize)
     fig.tight_layout()
@@ -82,7 +82,7 @@ def captioned(fig, titles, caption: str, room: float):
     fig : matplotlib.figure.Figure
         The drawn figure.
     titles : iterable of (matplotlib.axes.Axes, str, float)
-        Each axes' title and font size, wrapped to the axes' width (:func:`fit_title`).
+        Each axes' title and font size, wrapped to the axes' width (`fit_title`).
     caption : str
         The intervals, the sample size and the seed, in small type below the axes.
     room : float

@@ -1,10 +1,11 @@
 """A fingerprint of what decides every result: how the engine deals and plays and how each built-in agent decides.
 
-Every ``config.json`` under ``results/`` records :func:`behaviour_fingerprint` of the code that made it. It is a hash
-of a fixed set of seeded games, not of the source files: a refactor, a comment or a new command leaves it alone,
-while a change to a random stream, the shuffle, a rule or an agent's decisions changes it. So
-``tests/test_experiments.py`` can demand that the committed results match the code, and when that test fails the
-results must be regenerated (``golfsim experiment all``), because they no longer reproduce.
+Every ``config.json`` under ``results/`` records
+[`behaviour_fingerprint`][golfsim.runs.fingerprint.behaviour_fingerprint] of the code that made it. It is a hash of a
+fixed set of seeded games, not of the source files: a refactor, a comment or a new command leaves it alone, while a
+change to a random stream, the shuffle, a rule or an agent's decisions changes it. So ``tests/test_experiments.py`` can
+demand that the committed results match the code, and when that test fails the results must be regenerated (``golfsim
+experiment all``), because they no longer reproduce.
 
 The games cover every built-in agent at its defaults and with every tip switched off, under the default rules at
 2 and 4 players and under each rule option on its own at 2 players.
@@ -66,7 +67,8 @@ def fingerprint(tables=TABLES, games: int = GAMES, seed: int = SEED) -> str:
 
 @functools.cache
 def behaviour_fingerprint() -> str:
-    """The fingerprint of this code: :func:`fingerprint` of :data:`TABLES` (computed once per process)."""
+    """The fingerprint of this code: [`fingerprint`][golfsim.runs.fingerprint.fingerprint] of `TABLES` (computed once
+    per process)."""
     return fingerprint()
 
 

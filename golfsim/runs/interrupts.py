@@ -3,19 +3,20 @@ learning, the soak): the one place that sets the signal handlers and catches the
 
 A run stops on a ``KeyboardInterrupt`` and keeps what is complete:
 
-- the library ends the stopped part of its work with :class:`CaughtStop` (``with CaughtStop() as stop:``; after
-  the block ``stop.arrived`` says whether a stop ended it) and returns what was complete, marked partial
-  (:func:`golfsim.runs.claims.mark_partial`);
-- a command ends the run with :class:`RunStopped`, whose message says in one line what was kept: raised directly
-  after writing a partial result, or by :func:`stop_means` for a stop inside a block. The command line prints it
-  and exits with :data:`EXIT_STATUS` (130, as a shell reports a process ended by Ctrl-C), in one place
-  (:func:`golfsim.cli.shared.clear_errors`).
+- the library ends the stopped part of its work with [`CaughtStop`][golfsim.runs.interrupts.CaughtStop] (``with
+  CaughtStop() as stop:``; after the block ``stop.arrived`` says whether a stop ended it) and returns what was complete,
+  marked partial ([`golfsim.runs.claims.mark_partial`][]);
+- a command ends the run with [`RunStopped`][golfsim.runs.interrupts.RunStopped], whose message says in one line what
+  was kept: raised directly after writing a partial result, or by [`stop_means`][golfsim.runs.interrupts.stop_means] for
+  a stop inside a block. The command line prints it and exits with `EXIT_STATUS` (130, as a shell reports a process
+  ended by Ctrl-C), in one place ([`golfsim.cli.shared.clear_errors`][]).
 
-:func:`sigterm_as_ctrl_c` makes SIGTERM raise a ``KeyboardInterrupt`` too; :func:`held_signals` holds both back while
-files are moved into place; :class:`StopSignals` raises on the first signal while work runs and only records signals
-inside its :meth:`~StopSignals.deferred` blocks; :mod:`golfsim.runs.stops_after_work` lets a result whose work is
-done be written first. Signal handlers can only be set from the main thread: elsewhere these change nothing, and only
-Ctrl-C's own ``KeyboardInterrupt`` stops a run.
+[`sigterm_as_ctrl_c`][golfsim.runs.interrupts.sigterm_as_ctrl_c] makes SIGTERM raise a ``KeyboardInterrupt`` too;
+[`held_signals`][golfsim.runs.interrupts.held_signals] holds both back while files are moved into place;
+[`StopSignals`][golfsim.runs.interrupts.StopSignals] raises on the first signal while work runs and only records signals
+inside its [`deferred`][golfsim.runs.interrupts.StopSignals.deferred] blocks; [`golfsim.runs.stops_after_work`][] lets a
+result whose work is done be written first. Signal handlers can only be set from the main thread: elsewhere these change
+nothing, and only Ctrl-C's own ``KeyboardInterrupt`` stops a run.
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ EXIT_STATUS = 130
 
 class RunStopped(Exception):
     """A run ended by Ctrl-C or SIGTERM. ``str(error)`` says in one line what was kept (it may be empty: the
-    command said it already); the command line prints it and exits with :data:`EXIT_STATUS`."""
+    command said it already); the command line prints it and exits with `EXIT_STATUS`."""
 
 
 class CaughtStop:
     """``with CaughtStop() as stop:`` a stop (``KeyboardInterrupt``) inside the block ends the block, not the run;
-    afterwards :attr:`arrived` says whether one did, and the caller keeps what was complete."""
+    afterwards `arrived` says whether one did, and the caller keeps what was complete."""
 
     def __init__(self):
         self.arrived = False
@@ -55,7 +56,8 @@ class CaughtStop:
 
 @contextlib.contextmanager
 def stop_means(message: str) -> Iterator[None]:
-    """A stop inside the block ends the run: :class:`RunStopped` with ``message`` (what was kept, in one line)."""
+    """A stop inside the block ends the run: [`RunStopped`][golfsim.runs.interrupts.RunStopped] with ``message`` (what
+    was kept, in one line)."""
     try:
         yield
     except KeyboardInterrupt:
@@ -95,7 +97,8 @@ def held_signals() -> Iterator[None]:
 
 class StopSignals:
     """Ctrl-C and SIGTERM inside the ``with`` block: ``KeyboardInterrupt`` on the first one, except inside
-    :meth:`deferred`, where it is only recorded in :attr:`requested` (so no file is left half-written)."""
+    [`deferred`][golfsim.runs.interrupts.StopSignals.deferred], where it is only recorded in `requested` (so no file is
+    left half-written)."""
 
     def __init__(self):
         self.requested = False

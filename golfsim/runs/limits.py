@@ -27,15 +27,16 @@ FASTEST_DEALS_PER_SECOND = 5_000_000
 (docs/performance.md). A plan's time at this speed is less than its real time, whatever the agents."""
 
 MAX_PLAN_SECONDS = 30 * 86_400
-"""Longest a run may plan to take at :data:`FASTEST_DEALS_PER_SECOND` (30 days): beyond it a typo, not a plan."""
+"""Longest a run may plan to take at [`FASTEST_DEALS_PER_SECOND`][golfsim.runs.limits.FASTEST_DEALS_PER_SECOND] (30
+days): beyond it a typo, not a plan."""
 
 GAMES_KEPT_LIMIT = 1 << 26
 """Bytes of per-game results a tournament keeps for its ``games`` table (64 MiB); a bigger one keeps only its
-statistics, whose memory does not grow with the games (:mod:`golfsim.tournament.tally`)."""
+statistics, whose memory does not grow with the games (`golfsim.tournament.tally`)."""
 
 
 def kept_bytes_per_game(players: int) -> int:
-    """Bytes a tournament keeps for each game it played (:class:`golfsim.runs.tasks.GameSummary`: totals, goings
+    """Bytes a tournament keeps for each game it played ([`golfsim.runs.tasks.GameSummary`][]: totals, goings
     out and their win shares per seat, turns and truncations)."""
     return 10 * int(players) + 6
 
@@ -58,14 +59,15 @@ def refuse_over(what: str, size: int, limit: int, advice: str) -> None:
 
 
 def check_memory(what: str, needed: int, advice: str) -> None:
-    """Raise one ``ValueError`` line when a plan would hold more than :data:`MEMORY_LIMIT` bytes."""
+    """Raise one ``ValueError`` line when a plan would hold more than [`MEMORY_LIMIT`][golfsim.runs.limits.MEMORY_LIMIT]
+    bytes."""
     if needed > MEMORY_LIMIT:
         raise ValueError(f"{what} would hold {gib(needed)} of results, more than the limit of {gib(MEMORY_LIMIT)}; "
                          f"{advice}")
 
 
 def distinct_orders(table, seating: str) -> int:
-    """How many seat orders :func:`golfsim.tournament.planning.seat_orders` makes for ``table``, without making
+    """How many seat orders [`golfsim.tournament.planning.seat_orders`][] makes for ``table``, without making
     them: ``P`` rotations, or the distinct permutations of the table's agents (``P!`` when all differ)."""
     p = len(table)
     if seating == "rotations":
@@ -88,8 +90,10 @@ def duration(seconds: float) -> str:
 
 
 def check_time(what: str, deals: int, threads: int, advice: str) -> None:
-    """Raise one ``ValueError`` line when ``deals`` would take longer than :data:`MAX_PLAN_SECONDS` even at
-    :data:`FASTEST_DEALS_PER_SECOND` a thread on ``threads`` threads, with that estimate."""
+    """Raise one ``ValueError`` line when ``deals`` would take longer than
+    [`MAX_PLAN_SECONDS`][golfsim.runs.limits.MAX_PLAN_SECONDS] even at
+    [`FASTEST_DEALS_PER_SECOND`][golfsim.runs.limits.FASTEST_DEALS_PER_SECOND] a thread on ``threads`` threads, with
+    that estimate."""
     fastest = FASTEST_DEALS_PER_SECOND * max(1, int(threads))
     if deals > MAX_PLAN_SECONDS * fastest:
         raise ValueError(f"{what}: {deals:,} deals would take at least {duration(deals / fastest)} on "

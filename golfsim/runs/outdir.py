@@ -2,7 +2,7 @@
 
 Files are written into a hidden temporary directory next to the target; only when all of them are written are they
 moved into place (a rename of the whole directory when the target does not exist, else one atomic rename per
-file), with Ctrl-C and SIGTERM held back during those renames (:func:`golfsim.runs.interrupts.held_signals`).
+file), with Ctrl-C and SIGTERM held back during those renames ([`golfsim.runs.interrupts.held_signals`][]).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def write_file(path: Path | str, write: Callable[[Path], object]) -> Path:
     remove); a write that fails (a full disk) removes it.
 
     Only a regular file or a missing ``path`` is replaced: a character device is written through, and a directory,
-    FIFO, socket or block device is refused (``ValueError``, :func:`golfsim.atomic.refuse_special`)."""
+    FIFO, socket or block device is refused (``ValueError``, [`golfsim.atomic.refuse_special`][])."""
     path = Path(path)
     if refuse_special(path) == "character device":
         write(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 class CountBar:
     """A progress bar counting ``unit`` up to ``total``, showing "compiling/loading" until the first update and
-    what Numba compiles, with its seconds, while it compiles (:mod:`golfsim.runs.compile_notice`).
+    what Numba compiles, with its seconds, while it compiles (`golfsim.runs.compile_notice`).
 
     Parameters
     ----------

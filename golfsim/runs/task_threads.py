@@ -1,11 +1,11 @@
-"""The default executor of :func:`golfsim.runs.tasks.run_tasks`: a pool of *daemon* threads in this process.
+"""The default executor of [`golfsim.runs.tasks.run_tasks`][]: a pool of *daemon* threads in this process.
 
 A run stopped by Ctrl-C or SIGTERM returns what was complete and its process exits; a task still running is asked to
 stop between chunks of its games and its result is ignored. A task that never reaches the next chunk (a plain-Python
 agent that never returns its decision) must not keep the process alive after that: the standard
-:class:`concurrent.futures.ThreadPoolExecutor` joins its threads when the interpreter exits, so such an agent held a
-stopped run open for ever. :class:`TaskThreads` runs tasks the same way on daemon threads, which the interpreter
-does not wait for.
+`concurrent.futures.ThreadPoolExecutor` joins its threads when the interpreter exits, so such an agent held a
+stopped run open for ever. [`TaskThreads`][golfsim.runs.task_threads.TaskThreads] runs tasks the same way on daemon
+threads, which the interpreter does not wait for.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Plan -> independent tasks -> reduce: how tournaments and experiments use every core, or many machines.
 
-A run is cut into :class:`Task` objects: the rules, one agent *label* per seat, the deal seed, the agent seed, the
-first game and a count. A task plays games ``first_game .. first_game + count - 1`` (game ``g`` depends only on
-``(seed, g)`` and ``(agent_seed, g)``, see :mod:`golfsim.kernels.simulate`)
+A run is cut into [`Task`][golfsim.runs.tasks.Task] objects: the rules, one agent *label* per seat, the deal seed, the
+agent seed, the first game and a count. A task plays games ``first_game .. first_game + count - 1`` (game ``g`` depends
+only on ``(seed, g)`` and ``(agent_seed, g)``, see [`golfsim.kernels.simulate`][])
 and returns a small summary of them (per-game
 arrays), made by a *summary function* that the task names as ``"module:function"``. A reduction puts the summaries
 back together in game order, so the numbers never depend on how the games were split, which executor ran them, in
@@ -12,21 +12,22 @@ Tasks carry labels, never compiled objects: a worker thread, a worker process or
 loads the user's agent modules (``GOLFSIM_AGENT_MODULES`` as it was when the task was planned, and entry points)
 and compiles what it needs once per process.
 
-:func:`run_tasks` submits the tasks to a :class:`concurrent.futures.Executor` a window at a time (a few per
-worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by default
-a pool of daemon threads (:class:`golfsim.runs.task_threads.TaskThreads`), one per core, each task running
+[`run_tasks`][golfsim.runs.tasks.run_tasks] submits the tasks to a `concurrent.futures.Executor` a window at a time (a
+few per worker, the next as each finishes, so a plan may be a lazy sequence of any length and is never listed): by
+default a pool of daemon threads ([`golfsim.runs.task_threads.TaskThreads`][]), one per core, each task running
 the single-threaded compiled kernel (it releases the GIL), so a plan of at least as many tasks as cores keeps every
-core busy; :class:`Pieces` cuts plans that size.
+core busy; [`Pieces`][golfsim.runs.tasks.Pieces] cuts plans that size.
 A plan with a plain-Python or batched agent holds the GIL, so by default it runs on a pool of worker processes instead
-(:func:`python_process_pool`). Any other executor works too: a ``ProcessPoolExecutor``, or a Dask client's
-executor (:func:`dask_executor`).
+([`python_process_pool`][golfsim.runs.tasks.python_process_pool]). Any other executor works too: a
+``ProcessPoolExecutor``, or a Dask client's executor ([`dask_executor`][golfsim.runs.tasks.dask_executor]).
 
 Stopping early: a ``KeyboardInterrupt`` (Ctrl-C, or raised by the progress callback) while the tasks run cancels the
 ones not started and returns what had been reported complete, marked ``interrupted``; the caller decides which
 complete parts to keep. Tasks already running in threads of this process stop too: a task plays its games in chunks
-of about :data:`CHUNK_SECONDS` (:func:`play_task_games`) and gives up between chunks once its run was stopped, so a
-stopped run's process can exit within seconds even when one task holds hours of searching (the games of a chunk do
-not depend on how the task was cut). Worker processes of the Python pool are ended; a Dask worker finishes its task.
+of about `CHUNK_SECONDS` ([`play_task_games`][golfsim.runs.tasks.play_task_games]) and gives up between chunks once its
+run was stopped, so a stopped run's process can exit within seconds even when one task holds hours of searching (the
+games of a chunk do not depend on how the task was cut). Worker processes of the Python pool are ended; a Dask worker
+finishes its task.
 """
 
 from __future__ import annotations
@@ -93,14 +94,14 @@ class Task:
     first_game, count : int
         The games played: ``first_game .. first_game + count - 1``.
     summary : str
-        ``"module:function"`` turning the :class:`golfsim.kernels.simulate.Batch` of those games into the small result
-        returned (default :func:`summarise_games`).
+        ``"module:function"`` turning the [`golfsim.kernels.simulate.Batch`][] of those games into the small result
+        returned (default [`summarise_games`][golfsim.runs.tasks.summarise_games]).
     plugins : tuple of str
         User agent modules to load before parsing the labels (``GOLFSIM_AGENT_MODULES`` when the task was made).
     play : str
         ``"module:function"`` called as ``function(table, task)`` to play the games instead of the batch simulator,
-        returning what ``summary`` is given (e.g. :func:`golfsim.experiments.luck.play_counted_task`, the same games
-        with their decisions counted); empty: :func:`golfsim.kernels.simulate.iter_batches`.
+        returning what ``summary`` is given (e.g. `golfsim.experiments.luck.play_counted_task`, the same games
+        with their decisions counted); empty: [`golfsim.kernels.simulate.iter_batches`][].
     """
 
     rules: Rules
@@ -115,7 +116,7 @@ class Task:
 
 
 def current_plugins() -> tuple[str, ...]:
-    """The user agent modules named by ``GOLFSIM_AGENT_MODULES`` now, for :attr:`Task.plugins`.
+    """The user agent modules named by ``GOLFSIM_AGENT_MODULES`` now, for `Task.plugins`.
 
     A ``.py`` path is made absolute here, on the client: a worker process or machine may run in another folder.
     """
@@ -158,7 +159,7 @@ class GameSummary:
 
 def summarise_games(batch) -> GameSummary:
     """Totals, going out, turns and truncations of every game of ``batch`` (a
-    :class:`golfsim.kernels.simulate.Batch`)."""
+    [`golfsim.kernels.simulate.Batch`][])."""
     hs = batch.hole_scores.astype(np.int32)
     players = hs.shape[2]
     deal_share = win_shares(hs, axis=2)
@@ -215,7 +216,7 @@ _running = threading.local()  # .stop: the threading.Event of the run the curren
 
 
 def stop_requested() -> bool:
-    """Whether the run of the task playing in this thread was stopped (for a :attr:`Task.play` function that plays
+    """Whether the run of the task playing in this thread was stopped (for a `Task.play` function that plays
     in pieces of its own)."""
     stop = getattr(_running, "stop", None)
     return stop is not None and stop.is_set()
@@ -223,8 +224,8 @@ def stop_requested() -> bool:
 
 def play_in_chunks(task: Task, play_chunk: Callable[[int, int], object]):
     """Play ``task``'s games as ``play_chunk(first_game, count)`` calls on growing chunks, checking between chunks
-    whether the run was stopped; return the chunks' :class:`golfsim.kernels.simulate.Batch` (or subclass) as one,
-    with the wall and CPU seconds of this thread (for a :attr:`Task.play` function too).
+    whether the run was stopped; return the chunks' [`golfsim.kernels.simulate.Batch`][] (or subclass) as one,
+    with the wall and CPU seconds of this thread (for a `Task.play` function too).
 
     Raises
     ------
@@ -247,7 +248,8 @@ def play_in_chunks(task: Task, play_chunk: Callable[[int, int], object]):
 
 
 def play_task_games(table, task: Task, threads: int = 1):
-    """Play ``task``'s games on ``table`` with the batch simulator, in chunks (:func:`play_in_chunks`)."""
+    """Play ``task``'s games on ``table`` with the batch simulator, in chunks
+    ([`play_in_chunks`][golfsim.runs.tasks.play_in_chunks])."""
     from golfsim.kernels.simulate import iter_batches
 
     def play_chunk(first: int, n: int):
@@ -261,8 +263,9 @@ def play_task_games(table, task: Task, threads: int = 1):
 def run_task(task: Task, threads: int = 1, stop: threading.Event | None = None):
     """Play ``task``'s games and return its summary (runs in whatever thread, process or machine executes it).
 
-    ``stop``, when given, is checked between chunks of the games (:func:`play_task_games`): once it is set the
-    task raises :class:`TaskStopped`.
+    ``stop``, when given, is checked between chunks of the games
+    ([`play_task_games`][golfsim.runs.tasks.play_task_games]): once it is set the task raises
+    [`TaskStopped`][golfsim.runs.tasks.TaskStopped].
     """
     from golfsim.kernels.simulate import Table
 
@@ -282,7 +285,8 @@ def run_task(task: Task, threads: int = 1, stop: threading.Event | None = None):
 def executor_workers(executor: Executor | None, threads: int | None = None) -> int:
     """How many tasks ``executor`` runs at once (its workers; for a Dask executor, the cluster's threads).
 
-    ``None`` is the default thread pool of :func:`run_tasks`: ``threads``, or every core Numba may use.
+    ``None`` is the default thread pool of [`run_tasks`][golfsim.runs.tasks.run_tasks]: ``threads``, or every core Numba
+    may use.
     """
     if executor is None:
         from golfsim.kernels.simulate import thread_count
@@ -331,8 +335,8 @@ class Pieces(Sequence):
 
 
 def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple[int, int]]:
-    """The :class:`Pieces` of ``games`` games as a list, refused in one line when they would be more than
-    :data:`golfsim.runs.limits.MAX_TASKS` tasks over ``units`` seatings (for plans that list their tasks)."""
+    """The [`Pieces`][golfsim.runs.tasks.Pieces] of ``games`` games as a list, refused in one line when they would be
+    more than [`golfsim.runs.limits.MAX_TASKS`][] tasks over ``units`` seatings (for plans that list their tasks)."""
     from golfsim.runs.limits import MAX_TASKS, refuse_over
 
     pieces = math.ceil(games / block)
@@ -344,7 +348,8 @@ def split_counts(games: int, block: int, units: int, workers: int) -> list[tuple
 # ---------------------------------------------------------------- running many
 @dataclass
 class TaskRun:
-    """What :func:`run_tasks` returns: each finished task's summary by its index, and whether it was stopped."""
+    """What [`run_tasks`][golfsim.runs.tasks.run_tasks] returns: each finished task's summary by its index, and whether
+    it was stopped."""
 
     results: dict[int, object] = field(default_factory=dict)
     interrupted: bool = False
@@ -368,9 +373,10 @@ def run_tasks(tasks: Sequence[Task], executor: Executor | None = None, *, thread
     ----------
     tasks : sequence of Task
         In the order they should start (an executor starts them first come, first served). Only a window of them
-        (:data:`WINDOW_PER_WORKER` per worker) is submitted at a time, so the sequence may be computed on demand
-        (:class:`golfsim.tournament.planning.PlanTasks`) and as long as it likes; such a sequence names its
-        agent labels as a ``labels`` set (:func:`needs_python` would otherwise read every task).
+        (`WINDOW_PER_WORKER` per worker) is submitted at a time, so the sequence may be computed on demand
+        ([`golfsim.tournament.planning.PlanTasks`][]) and as long as it likes; such a sequence names its
+        agent labels as a ``labels`` set ([`needs_python`][golfsim.runs.tasks.needs_python] would otherwise read every
+        task).
     executor : concurrent.futures.Executor, optional
         Where they run; default a thread pool of ``threads`` threads (default: every core) made for this call.
         Results do not depend on it.
@@ -512,8 +518,8 @@ class WorkerLost(AgentError):
 
 
 def _raise_failure(future) -> None:
-    """Raise a failed task's exception; a worker process that died is one :class:`WorkerLost` line, not the
-    executor's traceback."""
+    """Raise a failed task's exception; a worker process that died is one [`WorkerLost`][golfsim.runs.tasks.WorkerLost]
+    line, not the executor's traceback."""
     err = future.exception()
     if isinstance(err, BrokenExecutor) or type(err).__name__ == "KilledWorker":
         raise WorkerLost(f"a worker process ended while playing games ({type(err).__name__}): an agent that exits "

@@ -43,14 +43,14 @@ On disk
 ``OUT/cells/<id>.json`` holds each finished cell (written atomically: a temporary file, then a rename), so a rerun
 after Ctrl-C, SIGTERM or a crash plays only the missing cells and ends with the same table as an uninterrupted run.
 ``OUT/config.json`` records the request (the parsed file), the resolved grid, the behaviour fingerprint of the code
-(:mod:`golfsim.runs.fingerprint`) and which cells are complete; a run of a different request, or by code that plays
+([`golfsim.runs.fingerprint`][]) and which cells are complete; a run of a different request, or by code that plays
 differently, is refused unless told to overwrite, so cells of two requests never mix. ``OUT/table.parquet`` and
 ``OUT/table.csv`` hold one row per cell and agent; ``OUT/score_vs_<axis>.png`` one figure per swept axis.
 
 The code
 --------
-:mod:`golfsim.sweep.config` reads and checks the file and plans the cells, :mod:`golfsim.sweep.cells` keeps them on
-disk, :mod:`golfsim.sweep.result` assembles the table and ``config.json``, :mod:`golfsim.sweep.running` plays the
-missing cells (:func:`run_sweep`), and :mod:`golfsim.sweep.plots` draws the figures. :mod:`golfsim.sweep.grid`
-gathers the public names.
+`golfsim.sweep.config` reads and checks the file and plans the cells, `golfsim.sweep.cells` keeps them on
+disk, `golfsim.sweep.result` assembles the table and ``config.json``, `golfsim.sweep.running` plays the
+missing cells ([`run_sweep`][golfsim.sweep.running.run_sweep]), and [`golfsim.sweep.plots`][] draws the figures.
+[`golfsim.sweep.grid`][] gathers the public names.
 """

@@ -32,7 +32,7 @@ def _describe_change(held: dict, request: dict) -> str:
 
 
 def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
-    """Make ``out`` this request's directory (:func:`golfsim.runs.claims.check_target`): refuse another request's
+    """Make ``out`` this request's directory ([`golfsim.runs.claims.check_target`][]): refuse another request's
     cells, or clear them with ``overwrite``.
 
     Returns the ``config.json`` it holds (empty when there is none)."""

@@ -1,4 +1,4 @@
-"""The sweep file: its TOML schema, validation, and the grid of cells it describes (see :mod:`golfsim.sweep.grid`)."""
+"""The sweep file: its TOML schema, validation, and the grid of cells it describes (see [`golfsim.sweep.grid`][])."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ class Cell:
     anchor : str or None
         The gauntlet's anchor, filled in.
     seed : int
-        The tournament's seed (:func:`cell_seed`).
+        The tournament's seed ([`cell_seed`][golfsim.sweep.config.cell_seed]).
     cell_id : str
         16 hex digits naming the cell's content (rules, agents, schedule); its file is ``cells/<cell_id>.json``.
     """

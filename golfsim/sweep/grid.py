@@ -1,5 +1,6 @@
-"""The public names of sweeps (:func:`run_sweep`, :func:`plan_sweep`, ...), gathered from the modules that hold
-them; :mod:`golfsim.sweep` describes the file, the cells and what is kept on disk."""
+"""The public names of sweeps ([`run_sweep`][golfsim.sweep.grid.run_sweep],
+[`plan_sweep`][golfsim.sweep.grid.plan_sweep], ...), gathered from the modules that hold them; [`golfsim.sweep`][]
+describes the file, the cells and what is kept on disk."""
 
 from golfsim.sweep.config import SECTIONS, Cell, SweepPlan, cell_seed, describe_values, load_config, plan_sweep
 from golfsim.sweep.result import SweepResult

@@ -1,6 +1,6 @@
 """The figures of a sweep: for every swept axis, mean game score against the axis's values, one line per agent.
 
-Each figure has one panel per combination of the other swept axes (at most :data:`MAX_PANELS`), all on one y
+Each figure has one panel per combination of the other swept axes (at most `MAX_PANELS`), all on one y
 scale so panels compare at a glance, interval bars on every point, and a caption with the seed, the sample size and
 the interval level. Points are joined by lines only along a numeric axis: categorical values (pools, rule names, on
 and off) have no order to follow. Nothing here plays games.
@@ -78,13 +78,14 @@ def _axis_label(axis: str, plan) -> str:
 
 def plot_axis(table: pd.DataFrame, plan, axis: str, path: Path, cells_complete: int) -> Path:
     """Mean game score with interval bars against ``axis``, one line per pool entry, written atomically to
-    ``path`` (:func:`draw_axis`); returns ``path``."""
+    ``path`` ([`draw_axis`][golfsim.sweep.plots.draw_axis]); returns ``path``."""
     fig = draw_axis(table, plan, axis, cells_complete)
     return write_file(Path(path), lambda tmp: fig.savefig(tmp, format="png"))  # a reader never sees half a figure
 
 
 def draw_axis(table: pd.DataFrame, plan, axis: str, cells_complete: int):
-    """The figure of :func:`plot_axis`, not saved: one panel per combination of the other swept axes."""
+    """The figure of [`plot_axis`][golfsim.sweep.plots.plot_axis], not saved: one panel per combination of the other
+    swept axes."""
     data = table[table[axis].notna()]
     swept = [a for a in plan.axes if table[a].nunique() > 1]
     # Against the pool, lines follow an agent across pools, and agent-parameter axes (which only some pools use)

@@ -49,7 +49,8 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     progress : bool
         Show a progress bar over the cells on stderr.
     games : int, optional
-        Deal sets per cell in place of the file's ``[sweep] games`` (see :func:`plan_sweep`).
+        Deal sets per cell in place of the file's ``[sweep] games`` (see
+        [`plan_sweep`][golfsim.sweep.config.plan_sweep]).
 
     Returns
     -------
@@ -60,8 +61,8 @@ def run_sweep(config_or_path, out=None, *, overwrite: bool = False, threads: int
     Raises
     ------
     ValueError
-        For a bad description (see :func:`plan_sweep`), an ``out`` that is a file or cannot be written, or a
-        directory holding another request's cells or cells made by code that plays differently.
+        For a bad description (see [`plan_sweep`][golfsim.sweep.config.plan_sweep]), an ``out`` that is a file or cannot
+        be written, or a directory holding another request's cells or cells made by code that plays differently.
 
     Examples
     --------

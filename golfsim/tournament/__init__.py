@@ -16,16 +16,16 @@ How a tournament is played
   replays the same deal sets, so each agent of a table holds every seat's cards of every deal, and two agents are
   compared on identical cards. Games played = (seat orders summed over tables) x ``games``.
 - **Agent randomness** is a separate stream per table and seat order, derived from ``seed`` (see
-  :func:`rotation_agent_seed`); the deals never depend on it.
+  [`rotation_agent_seed`][golfsim.tournament.rotation_agent_seed]); the deals never depend on it.
 
 Statistics
 ----------
 The independent unit is the deal set: an agent's score in deal set ``g`` is the average of its N-hole totals over
 every table, seat order and seat it played that deal set in, and intervals are Student-t intervals across deal sets
-(:mod:`golfsim.stats`). Head-to-head differences are paired the same way: per deal set, the mean of
+([`golfsim.stats`][]). Head-to-head differences are paired the same way: per deal set, the mean of
 ``total(agent) - total(opponent)`` over the games where both sat. Ratings are fitted by maximum likelihood on the
 finishing orders of the games: Bradley-Terry for two seats, Plackett-Luce for more (ties split; see
-:func:`golfsim.stats.plackett_luce`; identical finishing orders are counted once with their multiplicity, which
+[`golfsim.stats.plackett_luce`][]; identical finishing orders are counted once with their multiplicity, which
 gives the same estimate far faster). A gauntlet with more than two seats seats the anchor several times per game,
 which Plackett-Luce cannot express; there each game counts as one Bradley-Terry comparison of the agent with the
 anchor, scored by the share of the anchor's seats the agent finished ahead of. Rating standard errors treat games
@@ -34,7 +34,7 @@ if anything, conservative.
 
 How it runs
 -----------
-A tournament is a plan of independent tasks (:mod:`golfsim.runs.tasks`): each plays one piece of the deal sets (at most
+A tournament is a plan of independent tasks ([`golfsim.runs.tasks`][]): each plays one piece of the deal sets (at most
 ``batch_size``, cut finer when that keeps more cores busy) at one table in one seat order. Every task is submitted
 at once to an executor (a thread pool by default; processes or a Dask cluster on request), and their small per-game
 arrays are put back together in game order, so the numbers never depend on the executor, the thread count or the
@@ -46,9 +46,10 @@ A ``KeyboardInterrupt`` (Ctrl-C, or raised by a ``progress`` callback) stops the
 sets complete in every seat order from deal set 0 on, drops the rest (so the duplicate comparison stays balanced),
 and is marked ``partial``.
 
-The package's modules: :mod:`~golfsim.tournament.planning` (schedules, seat orders, seeds, the plan and the rerun
-command), :mod:`~golfsim.tournament.running` (running and reducing a plan), :mod:`~golfsim.tournament.statistics`
-(standings, pairs, ratings) and :mod:`~golfsim.tournament.result` (the result, its JSON and files).
+The package's modules: [`planning`][golfsim.tournament.planning] (schedules, seat orders, seeds, the plan and the rerun
+command), [`running`][golfsim.tournament.running] (running and reducing a plan),
+[`statistics`][golfsim.tournament.statistics] (standings, pairs, ratings) and [`result`][golfsim.tournament.result] (the
+result, its JSON and files).
 """
 
 from golfsim.agents.base import split_agents

@@ -1,7 +1,8 @@
 """Planning a tournament: which agents sit together, in which seat orders, with which seeds, cut into tasks.
 
-A plan (:func:`plan_tournament`) is pure data: the pool's labels, the tables and seat orders, and the
-:class:`golfsim.runs.tasks.Task` list that plays them; :mod:`golfsim.tournament.running` runs and reduces it.
+A plan ([`plan_tournament`][golfsim.tournament.planning.plan_tournament]) is pure data: the pool's labels, the tables
+and seat orders, and the [`golfsim.runs.tasks.Task`][] list that plays them; [`golfsim.tournament.running`][] runs and
+reduces it.
 """
 
 from __future__ import annotations
@@ -261,7 +262,7 @@ class PlanTasks(Sequence):
     pieces : sequence of (first game, count)
     summary : str
     plugins : tuple of str
-        As :class:`golfsim.runs.tasks.Task`.
+        As [`golfsim.runs.tasks.Task`][].
     """
 
     def __init__(self, rules: Rules, seats, seed: int, agent_seeds, pieces, summary: str, plugins):
@@ -309,14 +310,14 @@ class TournamentPlan:
     seatings : list of (table, order index, seats)
         Every seat order of every table, in the order their games are reduced.
     agent_seeds : list of int
-        Per seating, its agent seed (:func:`rotation_agent_seed`).
+        Per seating, its agent seed ([`rotation_agent_seed`][golfsim.tournament.planning.rotation_agent_seed]).
     pieces : sequence of (first game, count)
-        The cut of the deal sets, the same for every seating (:class:`golfsim.runs.tasks.Pieces`, computed on
+        The cut of the deal sets, the same for every seating ([`golfsim.runs.tasks.Pieces`][], computed on
         demand).
     tasks : sequence of Task
         Piece-major: every seating of the first piece, then of the second, ...; task ``j`` plays piece
-        ``j // len(seatings)`` of seating ``j % len(seatings)`` (:class:`PlanTasks`, computed on demand: a plan
-        of any number of deal sets takes the same memory).
+        ``j // len(seatings)`` of seating ``j % len(seatings)`` ([`PlanTasks`][golfsim.tournament.planning.PlanTasks],
+        computed on demand: a plan of any number of deal sets takes the same memory).
     """
 
     choices: list
@@ -341,17 +342,18 @@ class TournamentPlan:
         return len(self.seatings) * self.games
 
     def command(self) -> str:
-        """The command line that reruns this tournament (:func:`rerun_command`)."""
+        """The command line that reruns this tournament
+        ([`rerun_command`][golfsim.tournament.planning.rerun_command])."""
         anchor = self.labels[self.anchor_index] if self.anchor_index is not None else None
         return rerun_command(self.labels, [c.spec_string for c in self.choices], self.rules, self.games, self.seed,
                              self.schedule, anchor, self.seating, self.confidence)
 
 
 def check_plan_size(games: int, batch_size: int, workers: int, rules: Rules, tables, seating: str) -> None:
-    """Refuse, before anything is listed or played, a tournament too big to fit (:mod:`golfsim.runs.limits`): too
-    many seat orders, blocks too big to play at once, or more deals than :data:`golfsim.runs.limits.MAX_PLAN_SECONDS`
+    """Refuse, before anything is listed or played, a tournament too big to fit ([`golfsim.runs.limits`][]): too
+    many seat orders, blocks too big to play at once, or more deals than [`golfsim.runs.limits.MAX_PLAN_SECONDS`][]
     could play at the fastest speed (the message gives the estimate). Memory does not limit the number of deal sets:
-    the results are folded as they come (:mod:`golfsim.tournament.tally`)."""
+    the results are folded as they come (`golfsim.tournament.tally`)."""
     players = rules.players
     refuse_over("deal sets are numbered in 64 bits, and the number asked for", games, MAX_GAMES,
                 f"use --games {MAX_GAMES:,} or fewer")
@@ -372,14 +374,14 @@ def plan_tournament(agents, rules: Rules | None = None, games: int = 1000, seed:
                     schedule: str = "auto", anchor: str | None = None, seating: str = "auto",
                     batch_size: int = DEFAULT_BATCH, confidence: float = 0.95, workers: int = 1,
                     summary: str = "golfsim.runs.tasks:summarise_games") -> TournamentPlan:
-    """Check a tournament's request and plan it (see :func:`golfsim.tournament.run_tournament` for the
+    """Check a tournament's request and plan it (see [`golfsim.tournament.run_tournament`][] for the
     parameters); ``workers`` is how many tasks can run at once: the deal sets are cut so that the plan has at
-    least :data:`golfsim.runs.tasks.TASKS_PER_WORKER` tasks per worker (:func:`golfsim.runs.tasks.split_counts`).
+    least `golfsim.runs.tasks.TASKS_PER_WORKER` tasks per worker ([`golfsim.runs.tasks.split_counts`][]).
 
     Raises
     ------
     ValueError
-        For bad input, as :func:`golfsim.tournament.run_tournament`.
+        For bad input, as [`golfsim.tournament.run_tournament`][].
     """
     choices = _resolve_pool(agents)
     labels = _labels(choices)

@@ -1,7 +1,7 @@
 """Tournament reports: rich tables for the terminal, CSV for machines, and plots (matplotlib figures drawn without
 pyplot).
 
-Every function takes a :class:`golfsim.tournament.TournamentResult`; nothing here plays games.
+Every function takes a [`golfsim.tournament.TournamentResult`][]; nothing here plays games.
 """
 
 from __future__ import annotations

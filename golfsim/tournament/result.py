@@ -29,7 +29,7 @@ class TournamentResult:
         ``out_win_rate`` (share of those deals whose lowest deal score it held, ties shared), ``mean_turns`` (turns
         per deal, all players), ``truncated_deals``, ``rating``, ``rating_se``, ``rating_standing`` and
         ``rating_bound`` (as ``standing`` and ``bound`` of ``ratings``). Win and went-out rates have Wilson
-        intervals at the effective sample size of the deal sets (:func:`golfsim.stats.share_wilson_ci`).
+        intervals at the effective sample size of the deal sets ([`golfsim.stats.share_wilson_ci`][]).
     head_to_head : pandas.DataFrame
         One row per ordered pair of agents that met: ``agent, opponent, mean_diff, mean_diff_low, mean_diff_high``
         (paired mean of ``total(agent) - total(opponent)`` on identical deals; negative means the agent scored
@@ -37,14 +37,14 @@ class TournamentResult:
         opponent, ties half), ``deal_sets`` and ``games``.
     ratings : pandas.DataFrame
         ``rank, agent, rating, rating_se, standing, bound``, strongest first, on the Elo-like scale of
-        :mod:`golfsim.stats` (the rated agents' ratings sum to 0; 400 points are odds of 10 to 1). ``standing`` is
+        [`golfsim.stats`][] (the rated agents' ratings sum to 0; 400 points are odds of 10 to 1). ``standing`` is
         ``rated``, or ``never won`` / ``never lost`` for an agent without a finite estimate, whose ``rating`` and
         ``rating_se`` are NaN and whose ``bound`` is an upper / lower bound at the run's confidence level.
         ``rating_model`` names the model.
     rating_cov : pandas.DataFrame
         Covariance of the ratings (agent x agent); ``se(r_i - r_j) = sqrt(c_ii + c_jj - 2 c_ij)``.
     config : dict
-        Everything needed to rerun the tournament exactly (see :func:`run_tournament`).
+        Everything needed to rerun the tournament exactly (see [`run_tournament`][golfsim.tournament.run_tournament]).
     partial : bool
         True when the run was interrupted; only complete deal sets are kept.
     deal_sets : int
@@ -99,7 +99,7 @@ class TournamentResult:
         ``truncated`` (the game's turns and truncated deals, summed over its holes).
 
         Raises ``ValueError`` for a tournament too big to keep its games
-        (:data:`golfsim.runs.limits.GAMES_KEPT_LIMIT`): its statistics are folded as the games finish instead.
+        ([`golfsim.runs.limits.GAMES_KEPT_LIMIT`][]): its statistics are folded as the games finish instead.
         """
         frames = []
         labels = self.labels
@@ -142,7 +142,8 @@ class TournamentResult:
 
     # ---------------------------------------------------------------- text
     def summary(self) -> dict:
-        """The run's headline numbers (also under ``"summary"`` in :meth:`to_dict`)."""
+        """The run's headline numbers (also under ``"summary"`` in
+        [`to_dict`][golfsim.tournament.result.TournamentResult.to_dict])."""
         cfg = self.config
         return {
             "partial": self.partial,
@@ -207,21 +208,21 @@ class TournamentResult:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as a JSON string (strict JSON: no NaN)."""
+        """[`to_dict`][golfsim.tournament.result.TournamentResult.to_dict] as a JSON string (strict JSON: no NaN)."""
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     FILES = ("standings.csv", "head_to_head.csv", "ratings.csv", "tournament.json", "config.json",
              "score_distribution.png", "head_to_head.png")
-    """The names :meth:`write` gives its files."""
+    """The names [`write`][golfsim.tournament.result.TournamentResult.write] gives its files."""
 
     def write(self, directory) -> list[Path]:
         """Write tables, plots and ``config.json`` into ``directory`` (created if needed).
 
         Files: ``standings.csv``, ``head_to_head.csv``, ``ratings.csv``, ``tournament.json`` (the
-        :meth:`to_json` document), ``config.json`` (rules, agents, seed, sample size, schedule, tables, package
-        version and the command that reruns it), ``score_distribution.png`` and ``head_to_head.png``. The files are
-        written to a temporary directory first and moved into place together (:mod:`golfsim.runs.outdir`), so an
-        interrupted write leaves ``directory`` as it was.
+        [`to_json`][golfsim.tournament.result.TournamentResult.to_json] document), ``config.json`` (rules, agents, seed,
+        sample size, schedule, tables, package version and the command that reruns it), ``score_distribution.png`` and
+        ``head_to_head.png``. The files are written to a temporary directory first and moved into place together
+        ([`golfsim.runs.outdir`][]), so an interrupted write leaves ``directory`` as it was.
 
         Returns
         -------

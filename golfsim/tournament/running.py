@@ -1,4 +1,5 @@
-"""Running a tournament: its plan's tasks on an executor, reduced into a :class:`TournamentResult`."""
+"""Running a tournament: its plan's tasks on an executor, reduced into a
+[`TournamentResult`][golfsim.tournament.running.TournamentResult]."""
 
 from __future__ import annotations
 
@@ -55,17 +56,17 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
         players x games`` with the default seating).
     seed : int
         Seeds the deals (deal set ``g`` is the simulator's game ``g`` under ``seed``) and, through
-        :func:`rotation_agent_seed`, the agents' own randomness.
+        [`rotation_agent_seed`][golfsim.tournament.planning.rotation_agent_seed], the agents' own randomness.
     schedule : {"auto", "table", "round-robin", "gauntlet"}
-        See :func:`plan_tables`.
+        See [`plan_tables`][golfsim.tournament.plan_tables].
     anchor : str, optional
         The gauntlet's anchor: an agent label from the pool.
     seating : {"auto", "rotations", "permutations"}
         ``"rotations"`` plays each table in its ``P`` cyclic seat rotations; ``"permutations"`` in every distinct
-        seat order, which also balances who sits after whom (see :func:`seat_orders`). ``"auto"`` (default) is
-        permutations for 3 and 4 seats (6 or 24 orders) and rotations otherwise: in Golf the next player picks up
-        your discards, and with rotations alone each agent keeps its neighbours, which biased two copies of
-        ``random`` at a 4-seat table by 24 points per 9-hole game.
+        seat order, which also balances who sits after whom (see [`seat_orders`][golfsim.tournament.seat_orders]).
+        ``"auto"`` (default) is permutations for 3 and 4 seats (6 or 24 orders) and rotations otherwise: in Golf the
+        next player picks up your discards, and with rotations alone each agent keeps its neighbours, which biased two
+        copies of ``random`` at a 4-seat table by 24 points per 9-hole game.
     threads : int, optional
         Threads of the default executor (default: all cores). Results do not depend on it.
     batch_size : int
@@ -78,15 +79,15 @@ def run_tournament(agents, rules: Rules | None = None, games: int = 1000, seed: 
         ``True`` shows a rich progress bar on stderr; a callable is called as ``progress(games_done, games_total)``
         after every simulator call (raise ``KeyboardInterrupt`` from it to stop the run).
     log : str or Path, optional
-        Also write every decision and deal end to this Parquet file (:mod:`golfsim.logs.trace`); the games played are
+        Also write every decision and deal end to this Parquet file ([`golfsim.logs.trace`][]); the games played are
         the same. A logged tournament plays its tasks one after another in this process.
     executor : concurrent.futures.Executor, optional
-        Runs the tasks (:mod:`golfsim.runs.tasks`): a ``ProcessPoolExecutor``, a Dask client's executor
-        (:func:`golfsim.runs.tasks.dask_executor`), ... Default: a thread pool of ``threads`` threads. Results do not
+        Runs the tasks ([`golfsim.runs.tasks`][]): a ``ProcessPoolExecutor``, a Dask client's executor
+        ([`golfsim.runs.tasks.dask_executor`][]), ... Default: a thread pool of ``threads`` threads. Results do not
         depend on it.
     raise_on_interrupt : bool
-        After a ``KeyboardInterrupt``, raise :class:`TournamentInterrupted` (a ``KeyboardInterrupt`` carrying the
-        partial result as ``.result``) instead of returning the partial result.
+        After a ``KeyboardInterrupt``, raise [`TournamentInterrupted`][golfsim.tournament.running.TournamentInterrupted]
+        (a ``KeyboardInterrupt`` carrying the partial result as ``.result``) instead of returning the partial result.
 
     Returns
     -------
@@ -153,13 +154,14 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 
 def keeps_games(plan: TournamentPlan) -> bool:
-    """Whether a run of ``plan`` keeps every game for :attr:`TournamentResult.games` (up to
-    :data:`golfsim.runs.limits.GAMES_KEPT_LIMIT` bytes of them; a bigger one keeps its statistics only)."""
+    """Whether a run of ``plan`` keeps every game for
+    [`TournamentResult.games`][golfsim.tournament.result.TournamentResult.games] (up to
+    [`golfsim.runs.limits.GAMES_KEPT_LIMIT`][] bytes of them; a bigger one keeps its statistics only)."""
     return plan.total_games * kept_bytes_per_game(plan.rules.players) <= GAMES_KEPT_LIMIT
 
 
 def _run_logged(plan: TournamentPlan, log, threads, callback) -> tuple[Tally, bool]:
-    """Play the plan's tasks in order in this process, writing the decision log (:mod:`golfsim.logs.trace`)."""
+    """Play the plan's tasks in order in this process, writing the decision log ([`golfsim.logs.trace`][])."""
     from golfsim.kernels.simulate import Table
     from golfsim.logs.trace import DecisionLog
     from golfsim.runs.interrupts import CaughtStop
@@ -194,7 +196,7 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
                       seconds: float = 0.0) -> TournamentResult:
     """Put the tasks' game summaries together and compute the standings, pairs and ratings.
 
-    ``results`` maps task index to its :class:`golfsim.runs.tasks.GameSummary`; the deal sets kept are the pieces
+    ``results`` maps task index to its [`golfsim.runs.tasks.GameSummary`][]; the deal sets kept are the pieces
     complete in every seating from the first on (all of them for an uninterrupted run).
     """
     tally = Tally(plan, keep_games=keeps_games(plan))
@@ -204,7 +206,8 @@ def reduce_tournament(plan: TournamentPlan, results: dict, interrupted: bool = F
 
 
 def tally_result(tally: Tally, interrupted: bool = False, seconds: float = 0.0) -> TournamentResult:
-    """The :class:`TournamentResult` of what ``tally`` folded (the complete pieces from the first on)."""
+    """The [`TournamentResult`][golfsim.tournament.running.TournamentResult] of what ``tally`` folded (the complete
+    pieces from the first on)."""
     plan = tally.plan
     choices, labels, rules, seatings = plan.choices, plan.labels, plan.rules, plan.seatings
     players, confidence, seed, games = rules.players, plan.confidence, plan.seed, plan.games

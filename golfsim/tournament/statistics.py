@@ -1,4 +1,4 @@
-"""Tournament ratings: Bradley-Terry and Plackett-Luce fits of what :mod:`golfsim.tournament.tally` counted."""
+"""Tournament ratings: Bradley-Terry and Plackett-Luce fits of what `golfsim.tournament.tally` counted."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ _MAX_ITER = 100_000
 
 def _plackett_luce_patterns(patterns: np.ndarray, counts: np.ndarray, k: int, prior: float = 0.0,
                             confidence: float = 0.95) -> dict:
-    """:func:`golfsim.stats.plackett_luce` on full tables, each distinct finishing pattern counted once.
+    """[`golfsim.stats.plackett_luce`][] on full tables, each distinct finishing pattern counted once.
 
     A tournament repeats the same few finishing orders (``P!`` orders and their tie patterns per table) many
     thousands of times. ``patterns`` holds one row per distinct pattern: the ``P`` agents from first to last, then
@@ -69,7 +69,7 @@ def fit_pairwise(wins: np.ndarray, players: int, confidence: float = 0.95):
 
 
 def fit_orders(patterns: np.ndarray, counts: np.ndarray, k: int, players: int, confidence: float = 0.95):
-    """Plackett-Luce ratings from counted finishing patterns (:func:`_plackett_luce_patterns`), and the model's
+    """Plackett-Luce ratings from counted finishing patterns (`_plackett_luce_patterns`), and the model's
     name."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -1,8 +1,8 @@
 """Folding a tournament's games as they finish: statistics in memory that does not grow with the deal sets.
 
 A tournament's intervals treat the deal set as the unit: per agent (and per pair of agents) a value per deal set,
-summed over every table and seat order. :class:`Tally` takes each finished task's
-:class:`golfsim.runs.tasks.GameSummary`, adds it into its piece's per-deal-set sums and drops it; when every seat
+summed over every table and seat order. `Tally` takes each finished task's
+[`golfsim.runs.tasks.GameSummary`][], adds it into its piece's per-deal-set sums and drops it; when every seat
 order of a piece is in, the piece is reduced to sums and sums of squares over its deal sets (and, for the ratings,
 to counts of finishing orders) and its per-deal-set arrays are dropped too. What is held is a few open pieces and
 numbers per agent, pair and finishing order, whatever the number of deal sets.
@@ -104,7 +104,8 @@ class Tally:
     ----------
     plan : golfsim.tournament.planning.TournamentPlan
     keep_games : bool
-        Also keep every game's summary (for :attr:`TournamentResult.games`); memory then grows with the games.
+        Also keep every game's summary (for [`TournamentResult.games`][golfsim.tournament.TournamentResult.games]);
+        memory then grows with the games.
     """
 
     def __init__(self, plan, keep_games: bool = False):

@@ -28,7 +28,8 @@ class TuningResult:
     ----------
     agent : str
         The best trial's agent string (``"ev:watch_discard=0.31"``); the baseline's when no trial ran. It is only
-        recommended when it beats the baseline on fresh deals (:attr:`recommended`).
+        recommended when it beats the baseline on fresh deals
+        ([`recommended`][golfsim.tuning.report.TuningResult.recommended]).
     baseline : str
         The agent as given (its defaults unless the agent string fixed some).
     best : dict or None
@@ -60,7 +61,7 @@ class TuningResult:
 
     @classmethod
     def read(cls, directory) -> TuningResult:
-        """The study written by :meth:`write` into ``directory``."""
+        """The study written by [`write`][golfsim.tuning.report.TuningResult.write] into ``directory``."""
         d = Path(directory)
         doc = json.loads((d / CONFIG_FILE).read_text())
         added = ("partial", "trials_completed", "winner", "baseline", "best_trial", "reevaluation", "seconds",
@@ -183,7 +184,7 @@ class TuningResult:
 
         The three are written to a temporary directory beside it and then renamed into place, so a stop or a full
         disk part-way leaves the earlier files whole (and the study's ``study.db``, which this does not touch).
-        ``config.json`` also records the behaviour fingerprint (:mod:`golfsim.runs.fingerprint`) of a complete
+        ``config.json`` also records the behaviour fingerprint ([`golfsim.runs.fingerprint`][]) of a complete
         study unless ``fingerprint`` is False; a partial one records ``null`` rather than make an interrupted run
         wait the minute or two the fingerprint's games take. Returns the paths written.
         """

@@ -1,4 +1,5 @@
-"""Running a study (:func:`tune`): checking the request, the optuna study trial by trial, stopping and resuming."""
+"""Running a study ([`tune`][golfsim.tuning.running.tune]): checking the request, the optuna study trial by trial,
+stopping and resuming."""
 
 from __future__ import annotations
 
@@ -119,15 +120,15 @@ def _plan(agent, against, rules, games, seed, params, eval_games, startup_trials
 
 def plan_request(agent, against=None, rules: Rules | None = None, games: int = 400, seed: int = 0, *, params=None,
                  eval_games: int | None = None, startup_trials: int = 10) -> dict:
-    """What :func:`tune` would be asked (``config.json``'s ``"request"``), checked as :func:`tune` checks it: the
-    same request gives the same study, so a directory holding another is not silently replaced
-    (:func:`golfsim.runs.claims.check_target`). The number of trials is not part of it: a longer run of the same
-    request extends the same study.
+    """What [`tune`][golfsim.tuning.running.tune] would be asked (``config.json``'s ``"request"``), checked as
+    [`tune`][golfsim.tuning.running.tune] checks it: the same request gives the same study, so a directory holding
+    another is not silently replaced ([`golfsim.runs.claims.check_target`][]). The number of trials is not part of it: a
+    longer run of the same request extends the same study.
 
     Raises
     ------
     ValueError
-        For the bad input :func:`tune` refuses.
+        For the bad input [`tune`][golfsim.tuning.running.tune] refuses.
     """
     return _plan(agent, against, rules, games, seed, params, eval_games, startup_trials).request
 
@@ -155,7 +156,7 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         Seeds the deals of every trial, the sampler, and (derived from it) the fresh deals of the re-evaluation.
     params : str or dict, optional
         The parameters searched, with optional ranges: ``"watch_discard,take_gain=0:5,horizon=1:4:0.5"``.
-        Default: every parameter with a declared range (:func:`search_space`).
+        Default: every parameter with a declared range ([`search_space`][golfsim.tuning.space.search_space]).
     eval_games : int, optional
         Deal sets of the re-evaluation (default ``games``).
     startup_trials : int
@@ -172,7 +173,7 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
         finished trials are taken as they are and the study runs on to ``trials``. A directory written before
         studies had a ``study.db`` is resumed from its ``trials.csv``.
     directory : str or Path, optional
-        Keep the study in optuna's SQLite storage ``directory/study.db`` (:mod:`golfsim.tuning.storage`): every
+        Keep the study in optuna's SQLite storage ``directory/study.db`` (`golfsim.tuning.storage`): every
         trial is committed as it ends, so no stop loses a finished trial. A ``config.json`` marked partial is
         written there first when the directory holds none. Without it the study lives in memory.
 

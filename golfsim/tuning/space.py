@@ -75,7 +75,7 @@ class ParamRange:
         return round(self.low + int(raw) * self.step, _decimals(self.step) + _decimals(self.low))
 
     def raw(self, value: float) -> int:
-        """The optuna value that plays ``value`` (inverse of :meth:`value`)."""
+        """The optuna value that plays ``value`` (inverse of [`value`][golfsim.tuning.space.ParamRange.value])."""
         if self.kind != "float":
             return int(round(value))
         return int(round((value - self.low) / self.step))
@@ -131,7 +131,7 @@ BUILT_IN_RANGES: dict[str, dict[str, ParamRange]] = {
         ),
     }.items()
 }
-"""Search ranges of the shipped agents' parameters (kept here, not on their :class:`~golfsim.agents.base.Param`
+"""Search ranges of the shipped agents' parameters (kept here, not on their [`Param`][golfsim.agents.base.Param]
 declarations, so that tuning does not touch the agents' modules); a user agent declares its own on its ``Param``."""
 
 
@@ -173,7 +173,8 @@ def search_space(spec: AgentSpec, params=None, fixed=()) -> tuple[ParamRange, ..
         The agent.
     params : str or dict, optional
         Which parameters to search (``"watch_discard,take_gain=0:5"``, or the dict of
-        :func:`parse_param_ranges`); default: every parameter that has a declared range and is not in ``fixed``.
+        [`parse_param_ranges`][golfsim.tuning.space.parse_param_ranges]); default: every parameter that has a declared
+        range and is not in ``fixed``.
     fixed : sequence of str
         Parameters left out of the default space (those set in the agent string).
 
@@ -220,7 +221,7 @@ def search_space(spec: AgentSpec, params=None, fixed=()) -> tuple[ParamRange, ..
 
 def agent_string(choice: AgentChoice) -> str:
     """The agent as a command-line string: its name and every parameter that differs from the default
-    (``"ev:watch_discard=0.31,horizon=3"``); :func:`golfsim.agents.base.parse_agent` reads it back."""
+    (``"ev:watch_discard=0.31,horizon=3"``); [`golfsim.agents.base.parse_agent`][] reads it back."""
     changed = [f"{p.name}={p.format(v) if p.kind == 'agent' else _number(v)}"
                for p, v in zip(choice.spec.params, choice.values, strict=True) if not p.is_default(v)]
     return choice.spec.name + (":" + ",".join(changed) if changed else "")

@@ -1,7 +1,7 @@
 """A study's trials on disk, in optuna's own storage: a SQLite file that every finished trial is committed to.
 
 ``study.db`` in a study's directory is an ordinary optuna RDB storage (``sqlite:///DIR/study.db``, study name
-:data:`STUDY_NAME`), so ``optuna-dashboard sqlite:///DIR/study.db`` shows it and ``optuna.load_study`` reads it.
+`STUDY_NAME`), so ``optuna-dashboard sqlite:///DIR/study.db`` shows it and ``optuna.load_study`` reads it.
 A trial is committed the moment it ends, so whatever stops the run (Ctrl-C, SIGTERM, SIGKILL, a full disk while
 the other files are written) keeps every finished trial, and ``--resume`` continues from them. A trial cut short
 is left ``RUNNING`` by a SIGKILL; resuming marks it ``FAIL`` (optuna's samplers ignore failed trials).

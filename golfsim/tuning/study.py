@@ -1,5 +1,5 @@
-"""The public names of tuning (:func:`tune`, :func:`plan_request`, ...), gathered from the modules that hold them;
-:mod:`golfsim.tuning` describes how a study runs."""
+"""The public names of tuning ([`tune`][golfsim.tuning.study.tune], [`plan_request`][golfsim.tuning.study.plan_request],
+...), gathered from the modules that hold them; [`golfsim.tuning`][] describes how a study runs."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ def _umask() -> int:
 
 
 def write_text(path, text: str, what: str = "the picture") -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through :class:`golfsim.atomic.AtomicFile`.
+    """Write ``text`` (UTF-8) to ``path`` through [`golfsim.atomic.AtomicFile`][].
 
     Raises
     ------

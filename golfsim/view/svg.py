@@ -1,9 +1,9 @@
 """A picture of a position as SVG, written by hand (no drawing library): every seat's six cards face up or face
 down, the discard top, the stock count, the card drawn, each seat's showing points and game total, pairs marked.
 
-A picture is drawn from a :class:`TableView`, which :func:`from_pub` reads from the engine's public state (a
-:class:`~golfsim.game.game.Game`'s ``pub``, or a ``golfsim hint`` position's ``Position.to_pub``), and
-:func:`from_layout` from one layout (``golfsim score``). Every card is a ``<g class="card ...">`` carrying
+A picture is drawn from a `TableView`, which `from_pub` reads from the engine's public state (a
+[`Game`][golfsim.game.game.Game]'s ``pub``, or a ``golfsim hint`` position's ``Position.to_pub``), and
+`from_layout` from one layout (``golfsim score``). Every card is a ``<g class="card ...">`` carrying
 ``data-seat``, ``data-slot`` (0-5: top row then bottom row) and ``data-rank`` (``?`` face down), so a test or a
 script reads the picture back with an XML parser; a marked pair is a ``<rect class="pair">`` with ``data-seat`` and
 ``data-column``. Text is escaped; the picture is one ``<svg>`` element with its own size, inline in HTML as is.
@@ -97,7 +97,7 @@ class TableView:
         return [c for c in range(3) if cards[c] != HIDDEN and cards[c] == cards[c + 3]]
 
     def to_svg(self) -> str:
-        """The picture (see :func:`render`)."""
+        """The picture (see `render`)."""
         return render(self)
 
     def _repr_svg_(self) -> str:
@@ -129,7 +129,7 @@ def from_pub(pub: np.ndarray, rules: Rules, names: Sequence[str] | None = None, 
     Parameters
     ----------
     pub : numpy.ndarray
-        A public state (:mod:`golfsim.core.spec`): ``Game.pub``, or ``Position.to_pub(rules)``.
+        A public state ([`golfsim.core.spec`][]): ``Game.pub``, or ``Position.to_pub(rules)``.
     rules : Rules
         The rules it was made with.
     names : sequence of str, optional
@@ -154,7 +154,7 @@ def from_pub(pub: np.ndarray, rules: Rules, names: Sequence[str] | None = None, 
 
 
 def from_game(game, names: Sequence[str] | None = None) -> TableView:
-    """The table of a :class:`~golfsim.game.game.Game` as it stands (a deal must have started)."""
+    """The table of a [`Game`][golfsim.game.game.Game] as it stands (a deal must have started)."""
     if not game.started:
         raise ValueError("no hole has been dealt yet: call start_hole() first")
     view = from_pub(game.pub, game.rules, names)
@@ -164,7 +164,7 @@ def from_game(game, names: Sequence[str] | None = None) -> TableView:
 
 
 def from_position(position, rules: Rules | None = None) -> TableView:
-    """The table of a ``golfsim hint`` position (:class:`~golfsim.coach.position.Position`), you at seat 0."""
+    """The table of a ``golfsim hint`` position ([`Position`][golfsim.coach.position.Position]), you at seat 0."""
     rules = rules or Rules(players=position.players)
     names = ["me"] + [f"opp {k}" for k in range(1, position.players)]
     return from_pub(position.to_pub(rules), rules, names)
@@ -254,7 +254,7 @@ def render(view: TableView, template: bool = False) -> str:
     in a row, the seat to move highlighted, pairs ringed in green.
 
     ``template`` draws every card front and back, every pair ring (hidden unless a pair) and the drawn card's place,
-    for a page that shows other positions by changing classes and texts (:mod:`golfsim.logs.replay_html`).
+    for a page that shows other positions by changing classes and texts (`golfsim.logs.replay_html`).
     """
     seats = len(view.layouts)
     per_row = min(seats, PANELS_PER_ROW)
@@ -299,7 +299,7 @@ def render(view: TableView, template: bool = False) -> str:
 
 def write_position(path, position, rules: Rules, answer=None) -> None:
     """Write the picture of a ``golfsim hint`` position to ``path`` (atomically), with the best move of ``answer``
-    (a :class:`~golfsim.coach.hint.Hint`) under it."""
+    (a [`Hint`][golfsim.coach.hint.Hint]) under it."""
     from golfsim.view.files import write_text
 
     view = from_position(position, rules)

@@ -1,1 +1,1 @@
-"""Play in a browser: ``golfsim serve`` (:mod:`golfsim.web.app`; needs ``golfsim[web]``)."""
+"""Play in a browser: ``golfsim serve`` (`golfsim.web.app`; needs ``golfsim[web]``)."""

@@ -1,11 +1,11 @@
 """``golfsim serve``: a person plays a game against any agents in a browser (needs ``golfsim[web]``).
 
-Plain HTML pages and forms, no script: the table is the SVG of :mod:`golfsim.view.svg`, each legal move a button, the
-scorecard under it, and on request the hint table of the position (:func:`golfsim.coach.hint.hint`, the same search
+Plain HTML pages and forms, no script: the table is the SVG of `golfsim.view.svg`, each legal move a button, the
+scorecard under it, and on request the hint table of the position ([`golfsim.coach.hint.hint`][], the same search
 as ``golfsim hint``). The new-game form has one field per rule option of the command line
-(:data:`golfsim.cli.shared.RULE_FLAG_TYPES`), read as the options are (:func:`golfsim.cli.shared.make_rules`).
+([`golfsim.cli.shared.RULE_FLAG_TYPES`][]), read as the options are ([`golfsim.cli.shared.make_rules`][]).
 
-The game is saved as a decision log (:func:`golfsim.logs.trace.write_game`, atomically) after every move, so a closed
+The game is saved as a decision log ([`golfsim.logs.trace.write_game`][], atomically) after every move, so a closed
 tab loses nothing already played and ``golfsim replay`` reads the file. Bad input (an unknown agent, a bad rule
 value, an illegal or stale move, an unknown game) is a message in the page with status 400 or 404, never a traceback.
 Games live in this process's memory while it runs; the logs are what lasts.
@@ -59,7 +59,7 @@ class Session:
 
 def rule_options(form: dict) -> dict:
     """The rule options of a submitted form, as the command line would pass them: a field per option of
-    :data:`RULE_FLAG_TYPES`, left out or empty for the default."""
+    [`RULE_FLAG_TYPES`][golfsim.cli.shared.RULE_FLAG_TYPES], left out or empty for the default."""
     options = {}
     for name in RULE_FLAG_TYPES:
         text = str(form.get(name, "")).strip()

@@ -1,4 +1,4 @@
-"""``golfsim experiment``: run the experiments of :mod:`golfsim.experiments` and write their results."""
+"""``golfsim experiment``: run the experiments of [`golfsim.experiments`][] and write their results."""
 
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def experiment(
 def _run_experiment(module, root: Path, games, seed, threads, executor, dask) -> str | None:
     """Run one experiment, write it and print its short table; when it was interrupted (what was kept is written,
     marked partial), the line that says so (empty when it was printed). A stop after the last cell lets the result
-    be written first (:mod:`golfsim.runs.stops_after_work`)."""
+    be written first ([`golfsim.runs.stops_after_work`][])."""
     from golfsim.runs.stops_after_work import finish_after_work
 
     with finish_after_work() as stops:

@@ -1,4 +1,4 @@
-"""``golfsim hint``: the value of every move in a position (:mod:`golfsim.coach`)."""
+"""``golfsim hint``: the value of every move in a position (`golfsim.coach`)."""
 
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``golfsim learn``: train the learned player by self-play (the body is :mod:`golfsim.cli.learn_body`)."""
+"""``golfsim learn``: train the learned player by self-play (the body is `golfsim.cli.learn_body`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``golfsim play``: play against bots in the terminal (the game is :mod:`golfsim.cli.terminal_game`)."""
+"""``golfsim play``: play against bots in the terminal (the game is `golfsim.cli.terminal_game`)."""
 
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``golfsim serve``: play against the agents in a browser (:mod:`golfsim.web.app`; needs ``golfsim[web]``)."""
+"""``golfsim serve``: play against the agents in a browser (`golfsim.web.app`; needs ``golfsim[web]``)."""
 
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``golfsim sweep``: a grid of tournaments from a TOML file (:mod:`golfsim.sweep`)."""
+"""``golfsim sweep``: a grid of tournaments from a TOML file ([`golfsim.sweep`][])."""
 
 
 from __future__ import annotations

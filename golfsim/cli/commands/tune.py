@@ -1,4 +1,4 @@
-"""``golfsim tune``: tune an agent's parameters with optuna (the body is :mod:`golfsim.cli.tune_body`)."""
+"""``golfsim tune``: tune an agent's parameters with optuna (the body is `golfsim.cli.tune_body`)."""
 
 
 from __future__ import annotations
