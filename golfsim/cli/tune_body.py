@@ -8,6 +8,9 @@ continues the study.
 
 from __future__ import annotations
 
+import shutil
+import sys
+import textwrap
 from pathlib import Path
 
 from rich.console import Console
@@ -53,6 +56,21 @@ def run(agent: str, against: str | None, params: str | None, trials: int, games:
                                threads, quiet, directory, resume, err)
 
 
+def report_text(lines: list[str], width: int | None) -> list[str]:
+    """``golfsim tune``'s report for a terminal ``width`` columns wide: each line wrapped at spaces, never inside an
+    agent string or a number, its continuation indented two more than the line; ``width`` None (a pipe): the lines
+    as they are, one line for each, for tools that read them."""
+    if width is None:
+        return list(lines)
+    wrapped = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        wrapped += textwrap.wrap(line.lstrip(" "), width=max(20, width), initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False) or [line]
+    return wrapped
+
+
 def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_games, startup_trials, threads, quiet,
                     directory, resume, err) -> int:
     """The study and its files, while this run holds the folder (`golfsim.tuning.storage.study_lock`)."""
@@ -68,7 +86,8 @@ def _tune_and_write(agent, against, rules, trials, games, seed, params, eval_gam
                                  directory=directory, resume=resume)
     except OSError as e:
         raise ValueError(f"cannot write the study in {str(directory)!r}: {e.strerror or e}") from None
-    for line in result.lines():
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    for line in report_text(result.lines(), width):
         print(line)
     try:
         written = ", ".join(p.name for p in result.write(directory))
