@@ -13,7 +13,7 @@ from golfsim.core.engine import is_legal, shuffled_deck
 from golfsim.core.errors import IllegalActionError
 from golfsim.core.rng import deal_state
 from golfsim.core.rules import Rules
-from golfsim.core.spec import DRAW_STOCK, NUM_ACTIONS, PHASE, PLACE_DRAWN, START, THROW_DRAWN
+from golfsim.core.spec import DRAW_STOCK, NUM_ACTIONS, PHASE, PLACE_DRAWN, START, TAKE_DISCARD, THROW_DRAWN
 from golfsim.game.env import play_game
 from golfsim.kernels.simulate import simulate
 from golfsim.stats import paired_difference
@@ -38,19 +38,23 @@ def test_compiled_user_agent_plays_at_full_speed_in_the_batch_simulator():
 
 
 def lowball_as_documented(margin: float):
-    """The example's rule written again from its documentation: flip the first face-down card allowed, never take
-    the discard, keep a drawn card only over its worst face-up card and only when lower by more than ``margin``."""
+    """The example's rule written again from its documentation: flip the first face-down card allowed; take the top
+    discard, or keep a drawn card, over its worst face-up card only when lower by more than ``margin``; else draw,
+    or throw the drawn card away."""
 
     def policy(observation: dict) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         if observation["phase"] in ("open", "flip"):
             return int(legal[0])  # FLIP + k for the first allowed k (PASS, 26, comes last)
-        if observation["phase"] == "start":
-            return DRAW_STOCK
         points = observation["rules"].points()
         mine = observation["view"][observation["player"]]
         face_up = [k for k in range(6) if mine[k] >= 0]
         worst = max(face_up, key=lambda k: points[mine[k]], default=None)
+        if observation["phase"] == "start":
+            top = observation["top_discard"]
+            if worst is not None and points[top] < points[mine[worst]] - margin:
+                return TAKE_DISCARD + worst
+            return DRAW_STOCK
         if worst is not None and points[observation["held"]] < points[mine[worst]] - margin:
             return PLACE_DRAWN + worst
         return THROW_DRAWN

@@ -39,7 +39,8 @@ def test_the_move_that_pairs_the_queens_comes_first_by_more_than_its_error():
 
 
 def test_the_table_names_the_searcher_and_every_move_in_words():
-    done = golfsim("hint", PAIR_THE_QUEENS, "--samples", "50", "--seed", "4")
+    # a 200-column pipe: the wide table (the narrow one at 80 columns has its own test below)
+    done = run_golfsim("hint", PAIR_THE_QUEENS, "--samples", "50", "--seed", "4", env={"COLUMNS": "200"}, timeout=600)
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "mc's search: 50 sampled worlds per move" in text
