@@ -48,6 +48,10 @@ def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
 
     def refusal(held: dict | None, request: dict) -> str:
         if held is None:
+            edited = _not_an_object(out / "config.json")
+            if edited is not None:
+                return (f"{str(out / 'config.json')!r} is {edited}, not an object (edited by hand?); give another "
+                        "--out, or --overwrite to replace it")
             return (f"{str(out)!r} holds a result that is not a sweep; give another --out, or --overwrite to replace "
                     "it")
         return (f"{str(out)!r} holds a sweep of a different request ({_describe_change(held, request)} differ); its "
@@ -55,6 +59,15 @@ def _claim(out: Path, plan: SweepPlan, overwrite: bool) -> dict:
 
     return check_target(out, plan.request, recorded=sweep_request, kind="a sweep", empty_dirs=("cells",),
                         refusal=refusal)
+
+
+def _not_an_object(path: Path) -> str | None:
+    """``"a JSON list"`` (or string, number, ...) when ``path`` parses as JSON that is not an object, else None."""
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return None if isinstance(document, dict) else f"a JSON {type(document).__name__}"
 
 
 def _check_fingerprint(out: Path, held: dict, fingerprint: str, standings: str) -> None:
