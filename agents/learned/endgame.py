@@ -39,7 +39,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset
-from golfsim.agents.learned.policy import BIG, action_values, must_progress
+from golfsim.agents.learned.policy import BIG, action_values, lowest_of_six, must_progress
 from golfsim.agents.learned.value import NUM_RANKS, card_counts, column_expectation, opponents_expectation
 from golfsim.core.engine import apply_action, face_down_count, is_legal, top_discard
 from golfsim.core.spec import (
@@ -112,33 +112,29 @@ def _hold_last(pub, rules, player, values):
 @leaf
 def hold_choice(values):
     """``(value, action)`` of the lowest of a held card's ``values``; ties to the throw, then the lowest position."""
-    best = values[THROW_DRAWN]
-    action = THROW_DRAWN
-    for a in range(PLACE_DRAWN, PLACE_DRAWN + 6):
-        if values[a] < best:
-            best = values[a]
-            action = a
-    return best, action
+    return lowest_of_six(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)
 
 
 @leaf
 def start_choice(values, fallback):
     """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
     the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
-    best = BIG
-    action = fallback
-    for a in range(TAKE_DISCARD, TAKE_DISCARD + 6):
-        if values[a] < best:
-            best = values[a]
-            action = a
+    best, action = lowest_of_six(values, TAKE_DISCARD, BIG, fallback)
     if values[DRAW_STOCK] <= best:
         best = values[DRAW_STOCK]
         action = DRAW_STOCK
-    for a in range(REVEAL, REVEAL + 6):
-        if values[a] < best:
-            best = values[a]
-            action = a
-    return action
+    return lowest_of_six(values, REVEAL, best, action)[1]
+
+
+@leaf
+def _draw_card(pub, rules, hid, held, top_slot, rng, card):
+    """``held`` becomes ``pub`` after its mover draws ``card`` from the stock (put on top of the scratch stock
+    ``hid`` first)."""
+    for i in range(pub.shape[0]):
+        held[i] = pub[i]
+    hid[top_slot] = card
+    rng[0] = np.uint64(1)
+    apply_action(held, hid, rules, rng, DRAW_STOCK)
 
 
 @hot
@@ -153,11 +149,7 @@ def _draw_last(pub, rules, player, hid, held, scratch):
     for c in range(NUM_RANKS):
         m = pub[doff + c]
         if m > 0:
-            for i in range(pub.shape[0]):
-                held[i] = pub[i]
-            hid[top_slot] = c
-            rng[0] = np.uint64(1)
-            apply_action(held, hid, rules, rng, DRAW_STOCK)
+            _draw_card(pub, rules, hid, held, top_slot, rng, c)
             _hold_last(held, rules, player, scratch)
             total += m * hold_choice(scratch)[0]
             count += m
@@ -310,11 +302,7 @@ def _exact_draw_correction(pub, rules, w, player, hid, held, after):
     for c in range(NUM_RANKS):
         m = pub[doff + c]
         if m > 0:
-            for i in range(pub.shape[0]):
-                held[i] = pub[i]
-            hid[top_slot] = c
-            rng[0] = np.uint64(1)
-            apply_action(held, hid, rules, rng, DRAW_STOCK)
+            _draw_card(pub, rules, hid, held, top_slot, rng, c)
             action_values(held, rules, w, player, v1)
             learned_best = hold_choice(v1)[0]
             for a in range(PLACE_DRAWN, PLACE_DRAWN + 6):

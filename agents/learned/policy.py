@@ -402,7 +402,7 @@ def turn_values(pub, rules, w, ctx, gains, top, values):
 
 
 @leaf
-def _lowest(values, first, best, action):
+def lowest_of_six(values, first, best, action):
     """``(best, action)``, or the first of ``values[first .. first + 5]`` that is lower than ``best`` and every one
     before it, with its action (a NaN is never lower)."""
     for a in range(first, first + 6):
@@ -441,12 +441,12 @@ def decide(pub, rules, w, player, agent_rng, explore):
         values[a] = np.nan  # the actions turn_values leaves out are never lower
     turn_values(pub, rules, w, ctx, gains, top, values)
     if phase == HOLD:
-        return _lowest(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)[1]
-    best, action = _lowest(values, TAKE_DISCARD, BIG, TAKE_DISCARD)
+        return lowest_of_six(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)[1]
+    best, action = lowest_of_six(values, TAKE_DISCARD, BIG, TAKE_DISCARD)
     if values[DRAW_STOCK] <= best:
         best = values[DRAW_STOCK]
         action = DRAW_STOCK
-    return _lowest(values, REVEAL, best, action)[1]
+    return lowest_of_six(values, REVEAL, best, action)[1]
 
 
 @hot
