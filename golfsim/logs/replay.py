@@ -18,7 +18,7 @@ def deal_lines(log: LogFile, game: int, hole: int) -> list[str]:
     if not 1 <= hole <= holes:
         raise LogError(f"hole {hole} is not in game {game} of {log.path.name}: holes count from 1 (1 to {holes})")
     check_game(log, game)
-    seating = _seating(log, game)
+    seating = seat_labels(log, game)
     try:
         moves, end = replay_deal(log, game, hole - 1)
     except LogError as err:  # its messages name the log's hole, from 0
@@ -48,7 +48,7 @@ def scorecard_lines(log: LogFile, game: int) -> list[str]:
     """The scorecard of logged game ``game``: one row per hole and a total, one column per seat."""
     check_game(log, game)
     card = scorecard(log, game)
-    seating = _seating(log, game)
+    seating = seat_labels(log, game)
     heads = [f"{label} (seat {p})" for p, label in enumerate(seating)]
     width = max(8, *(len(h) for h in heads))
     lines = [f"game {game} ({log.rules.describe()}; deal seed {log.seed})",
@@ -60,7 +60,7 @@ def scorecard_lines(log: LogFile, game: int) -> list[str]:
     return lines
 
 
-def _seating(log: LogFile, game: int) -> list[str]:
+def seat_labels(log: LogFile, game: int) -> list[str]:
     """Seat labels of logged game ``game``."""
     rows = log.frame(filters=[("game", "=", int(game)), ("kind", "=", "decision")])
     if rows.empty:

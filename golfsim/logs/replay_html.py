@@ -22,6 +22,7 @@ import numpy as np
 from golfsim.core.cards import HIDDEN
 from golfsim.core.spec import PHASE, PHASE_NAMES, TURN, decode
 from golfsim.game.game import Game
+from golfsim.logs.replay import seat_labels
 from golfsim.logs.trace import LogError, LogFile
 from golfsim.view.svg import TableView, from_pub, render
 
@@ -40,14 +41,6 @@ class Decision:
     legal: list[int]
     move: str  # the move in words, for the player to move
     alternatives: list[str]  # every legal move in words, in action order
-
-
-def _seating(log: LogFile, game: int) -> list[str]:
-    rows = log.frame(filters=[("game", "=", int(game)), ("kind", "=", "decision")])
-    if rows.empty:
-        log.deal(game, 0)  # raises the right LogError
-    labels = rows.groupby("seat", observed=True)["agent"].first()
-    return [str(labels.get(p, "?")) for p in range(log.rules.players)]
 
 
 def replay_hole(log: LogFile, game: int, hole: int, totals) -> tuple[list[Decision], Game]:
@@ -108,7 +101,7 @@ def decision_view(log: LogFile, game: int, hole: int, index: int) -> TableView:
     if not 0 <= index < len(decisions):
         raise LogError(f"hole {hole} of game {game} has decisions 0 to {len(decisions) - 1}, not {index}")
     d = decisions[index]
-    names = [f"{label} (seat {p})" for p, label in enumerate(_seating(log, game))]
+    names = [f"{label} (seat {p})" for p, label in enumerate(seat_labels(log, game))]
     return from_pub(d.pub, log.rules, names, caption=f"{names[d.seat]}: {d.move}")
 
 
@@ -119,7 +112,7 @@ def _chars(cards) -> str:
 def game_steps(log: LogFile, game: int) -> tuple[list[dict], list[str], list[str]]:
     """Every step of the page: one per decision and one per deal end, as compact dicts; the moves' words (each
     step names its move and alternatives by index into this list); and the seat names."""
-    names = [f"{label} (seat {p})" for p, label in enumerate(_seating(log, game))]
+    names = [f"{label} (seat {p})" for p, label in enumerate(seat_labels(log, game))]
     words: dict[str, int] = {}
 
     def word(text: str) -> int:
