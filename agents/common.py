@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.core.cards import TWO
-from golfsim.core.engine import EAGLE_EYE_PAIR, JOKER, face_down_count, is_legal
+from golfsim.core.cards import JOKER, TWO
+from golfsim.core.engine import EAGLE_EYE_PAIR, face_down_count, is_legal
 from golfsim.core.spec import (
     ENDER,
     FLIP,

@@ -99,7 +99,7 @@ from golfsim.agents.common import (
     pair_score,
     stalled,
 )
-from golfsim.core.cards import NUM_RANKS, TWO
+from golfsim.core.cards import JOKER, NUM_RANKS, TWO
 from golfsim.core.engine import column_score, face_down_count, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
@@ -149,7 +149,6 @@ PARAMS = (
 )
 PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
 
-JOKER = 0
 BIG = 1e9
 STALL = STALL_HIDDEN
 

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.core.cards import NUM_RANKS
+from golfsim.core.cards import JACK, JOKER, NUM_RANKS, TWO
 from golfsim.core.rng import below
 from golfsim.core.spec import (
     CURRENT,
@@ -79,9 +79,6 @@ from golfsim.core.spec import (
     WENT_OUT,
 )
 
-JOKER = 0
-TWO = 2
-JACK = 11
 WOLFPACK_BONUS = -20  # the web game's value (its constants.py); its GameOptions docstring still says -5
 EAGLE_EYE_PAIR = -4
 
