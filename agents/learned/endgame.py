@@ -39,7 +39,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset
-from golfsim.agents.learned.policy import BIG, action_values, lowest_of_six, must_progress
+from golfsim.agents.learned.policy import BIG, action_values, hold_choice, must_progress, start_choice
 from golfsim.agents.learned.value import NUM_RANKS, card_counts, column_expectation, opponents_expectation
 from golfsim.core.engine import apply_action, face_down_count, is_legal, top_discard
 from golfsim.core.spec import (
@@ -107,23 +107,6 @@ def _hold_last(pub, rules, player, values):
     values[THROW_DRAWN] = final_value(pub, rules, player, -1, 0)  # a flip after the throw changes no expectation
     for k in range(6):
         values[PLACE_DRAWN + k] = final_value(pub, rules, player, k, card)
-
-
-@leaf
-def hold_choice(values):
-    """``(value, action)`` of the lowest of a held card's ``values``; ties to the throw, then the lowest position."""
-    return lowest_of_six(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)
-
-
-@leaf
-def start_choice(values, fallback):
-    """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
-    the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
-    best, action = lowest_of_six(values, TAKE_DISCARD, BIG, fallback)
-    if values[DRAW_STOCK] <= best:
-        best = values[DRAW_STOCK]
-        action = DRAW_STOCK
-    return lowest_of_six(values, REVEAL, best, action)[1]
 
 
 @leaf

@@ -412,6 +412,23 @@ def lowest_of_six(values, first, best, action):
     return best, action
 
 
+@leaf
+def hold_choice(values):
+    """``(value, action)`` of the lowest of a held card's ``values``; ties to the throw, then the lowest position."""
+    return lowest_of_six(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)
+
+
+@leaf
+def start_choice(values, fallback):
+    """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
+    the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
+    best, action = lowest_of_six(values, TAKE_DISCARD, BIG, fallback)
+    if values[DRAW_STOCK] <= best:
+        best = values[DRAW_STOCK]
+        action = DRAW_STOCK
+    return lowest_of_six(values, REVEAL, best, action)[1]
+
+
 @hot
 def decide(pub, rules, w, player, agent_rng, explore):
     """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
@@ -441,12 +458,8 @@ def decide(pub, rules, w, player, agent_rng, explore):
         values[a] = np.nan  # the actions turn_values leaves out are never lower
     turn_values(pub, rules, w, ctx, gains, top, values)
     if phase == HOLD:
-        return lowest_of_six(values, PLACE_DRAWN, values[THROW_DRAWN], THROW_DRAWN)[1]
-    best, action = lowest_of_six(values, TAKE_DISCARD, BIG, TAKE_DISCARD)
-    if values[DRAW_STOCK] <= best:
-        best = values[DRAW_STOCK]
-        action = DRAW_STOCK
-    return lowest_of_six(values, REVEAL, best, action)[1]
+        return hold_choice(values)[1]
+    return start_choice(values, TAKE_DISCARD)
 
 
 @hot
