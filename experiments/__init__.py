@@ -17,6 +17,7 @@ name           question
 ``search``     strength against speed of mc settings, and oracle's lead (hardware-specific and slow: not in ``all``)
 ``luck``       luck against skill and game analytics (branching, lead changes, decisiveness) of every variant
 ``headroom``   what the learned player loses per phase against the exact endgame and an oracle (not in ``all``)
+``house``      luck against skill, scores and analytics of each of the web game's house rules
 =============  ======================================================================================================
 
 Run one with ``golfsim experiment NAME`` (or ``python -m experiments.NAME``); ``golfsim experiment all`` regenerates
@@ -62,6 +63,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("luck", "luck against skill and game analytics (branching, lead changes, decisiveness) of every "
                "variant", "golfsim.experiments.luck",
                "20,000 duplicate deal sets per pair and cell (200 for mc), 20,000 analytics games per cell",
+               options=_ALL_OPTIONS),
+    Experiment("house", "luck against skill, scores, seat advantage and lead changes under each of the web game's "
+               "house rules", "golfsim.experiments.house",
+               "50,000 duplicate deal sets of ev against greedy and 50,000 games of ev per house rule and player "
+               "count",
                options=_ALL_OPTIONS),
     Experiment("headroom", "how much the learned player loses, per phase of a deal, against the exact end of the "
                "deal and against an oracle with learned rollouts (Python-speed: not in all)",

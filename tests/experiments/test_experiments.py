@@ -40,7 +40,7 @@ def outputs():
 
 
 def test_registry_lists_every_experiment_and_all_leaves_out_benchmarks():
-    assert set(ALL) == {"ladder", "tips", "variants", "players", "luck"}
+    assert set(ALL) == {"ladder", "tips", "variants", "players", "luck", "house"}
     assert "benchmarks" in DECLARED and "benchmarks" not in ALL
     for name in DECLARED:
         module = load(name)
@@ -256,7 +256,7 @@ def test_cli_runs_one_experiment_and_reports_where_it_wrote(tmp_path):
 
 
 @pytest.mark.slow
-def test_cli_all_runs_ladder_tips_variants_players_and_luck_but_not_benchmarks(tmp_path):
+def test_cli_all_runs_ladder_tips_variants_players_luck_and_house_but_not_benchmarks(tmp_path):
     result = runner.invoke(app, ["experiment", "all", "--games", "20", "--out", str(tmp_path), "--threads", "1"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(ALL)

@@ -22,8 +22,8 @@ from golfsim.runs.outdir import check_out_dir
 @clear_errors
 def experiment(
     name: Annotated[str, typer.Argument(
-        help="ladder, tips, variants, players, luck, benchmarks, search, or all (ladder, tips, variants, players "
-             "and luck).")],
+        help="ladder, tips, variants, players, luck, house, benchmarks, search, headroom, or all (ladder, tips, "
+             "variants, players, luck and house).")],
     games: Annotated[int | None, typer.Option(
         help="Games (deal sets) per cell of every experiment; default: each experiment's full size, as in "
              "results/.")] = None,
