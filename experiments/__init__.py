@@ -66,8 +66,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                options=_ALL_OPTIONS),
     Experiment("house", "luck against skill, scores, seat advantage and lead changes under each of the web game's "
                "house rules", "golfsim.experiments.house",
-               "50,000 duplicate deal sets of ev against greedy and 50,000 games of ev per house rule and player "
-               "count",
+               "20,000 duplicate deal sets of ev against greedy and of learned against ev, and 20,000 games of ev "
+               "per house rule and player count",
                options=_ALL_OPTIONS),
     Experiment("headroom", "how much the learned player loses, per phase of a deal, against the exact end of the "
                "deal and against an oracle with learned rollouts (Python-speed: not in all)",

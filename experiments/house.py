@@ -9,7 +9,8 @@ Each rule set is a cell of the luck experiment (`golfsim.experiments.luck`), wit
 
 - **Luck against skill** (``table.csv``): ev against greedy on duplicate deal sets, each played with ev in each
   seat in turn: the skill share of a nine-hole result and of a deal, ev's nine-hole margin and win rate, and the
-  holes ev needs to win 90% of games (``luck.luck_row``).
+  holes ev needs to win 90% of games (``luck.luck_row``). The same for learned against ev: its margin says how
+  well learned, whose value was fitted without house rules, plays each rule.
 - **Scores and game analytics** (``analytics.csv``): self-play games of ev in every seat, counted by the compiled
   kernel: the mean hole score and its change from ``none`` (``score_change``: how much the rule moves scores),
   lead changes, seat advantage (``first_seat_advantage``, ``first_mover_deal_wins``), how deals end and the
@@ -52,10 +53,12 @@ SETTINGS = {"initial_flips": ("initial_flips=1", "initial_flips=0"),
             "flip_mode": ("flip_mode=always", "flip_mode=endgame")}
 #: Options a house rule needs on top of `BASE` (``eagle_eye`` changes what jokers are worth, so it needs them).
 NEEDS = {"eagle_eye": {"jokers": "minus2"}}
-PAIR = ("ev", "greedy")
+#: (stronger, weaker) pairs: ev against greedy (the luck experiment's skill gap) and learned against ev (how well
+#: learned, whose value was fitted without house rules, plays each rule).
+PAIRS = (("ev", "greedy"), ("learned", "ev"))
 ANALYTICS_AGENT = luck.ANALYTICS_AGENT
-FULL_DEAL_SETS = 50_000
-FULL_GAMES = 50_000
+FULL_DEAL_SETS = 20_000
+FULL_GAMES = 20_000
 CONFIDENCE = 0.95
 
 SCORE_COLUMNS = ["mean_hole_score", "mean_hole_score_low", "mean_hole_score_high", "score_change",
@@ -80,30 +83,35 @@ def house_fingerprint(games: int = 20) -> str:
     """[`golfsim.runs.fingerprint.fingerprint`][] of the agents' play under every rule set: the committed result
     records it, so a change to how an agent plays a house rule shows as a stale result (the behaviour fingerprint
     covers the rules without house rules only)."""
-    return fingerprint(tuple((",".join(PAIR * (players // 2)), options) for players in PLAYER_COUNTS
+    return fingerprint(tuple((",".join(pair * (players // 2)), options) for pair in PAIRS for players in PLAYER_COUNTS
                              for _, options in rule_sets(players)), games=games)
 
 
 def house_cell(index: int, name: str, options: dict, deal_sets: int, games: int, seed: int, workers: int) -> Cell:
-    """One rule set (cell ``name``, e.g. ``"knock_bonus 2p"``): the pair's duplicate deal sets, then ev's self-play
+    """One rule set (cell ``name``, e.g. ``"knock_bonus 2p"``): each pair's duplicate deal sets, then ev's self-play
     games."""
     rules = Rules(**options)
-    units = 2 * rules.players + 1
-    pair = luck.pair_tasks(*PAIR, rules, deal_sets, seed, workers, units)
-    own = luck.analytics_tasks(rules, games, seed, workers, units)
-    return Cell(name, pair + own, functools.partial(_reduce, index, name.rpartition(" ")[0], rules, len(pair), seed))
+    units = len(PAIRS) * rules.players + 1
+    groups = [luck.pair_tasks(*pair, rules, deal_sets, seed, workers, units) for pair in PAIRS]
+    groups.append(luck.analytics_tasks(rules, games, seed, workers, units))
+    return Cell(name, [t for g in groups for t in g], functools.partial(
+        _reduce, index, name.rpartition(" ")[0], rules, [len(g) for g in groups], seed))
 
 
-def _reduce(index: int, label: str, rules: Rules, n_pair: int, seed: int, results) -> dict:
+def _reduce(index: int, label: str, rules: Rules, sizes: list[int], seed: int, results) -> dict:
     base = {"rule_set": label, "rules": _changes(rules), "players": rules.players}
-    scores = luck.seating_scores(results[:n_pair], rules.players)
-    rng = np.random.default_rng([seed, index, rules.players])
-    own = results[n_pair:]
+    rows, start = [], 0
+    for p, (pair, size) in enumerate(zip(PAIRS, sizes, strict=False)):
+        scores = luck.seating_scores(results[start:start + size], rules.players)
+        rng = np.random.default_rng([seed, index, rules.players, p])
+        rows.append({**base, "strong": pair[0], "weak": pair[1], **luck.luck_row(scores, rng)})
+        start += size
+    own = results[start:]
     holes = np.concatenate([p["hole_scores"] for p in own]).astype(np.float64)
     per_game = holes.mean(axis=(1, 2))
     mean, low, high = stats.mean_ci(per_game, CONFIDENCE)
     se = float(per_game.std(ddof=1) / math.sqrt(per_game.size)) if per_game.size > 1 else math.nan
-    return {"luck": {**base, "strong": PAIR[0], "weak": PAIR[1], **luck.luck_row(scores, rng)},
+    return {"luck": rows,
             "analytics": {**base, "agent": ANALYTICS_AGENT, "mean_hole_score": mean, "mean_hole_score_low": low,
                           "mean_hole_score_high": high, "_se": se, **luck.analytics_row(own, rules.players)}}
 
@@ -163,8 +171,8 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
              for i, (label, options) in enumerate(sets)]
     done = run_cells(cells, executor, threads, log, NAME)
     rows = [done.values[c] for c in range(len(cells)) if c in done.values]
-    table = pd.DataFrame([r["luck"] for r in rows],
-                         columns=["rule_set", "rules", "players", "strong", "weak", *luck.LUCK_COLUMNS[7:]])
+    table = pd.DataFrame([row for r in rows for row in r["luck"]],
+                         columns=["rule_set", "rules", "players", "strong", "weak", *luck.LUCK_COLUMNS[6:]])
     extra = pd.DataFrame([r["analytics"] for r in rows])
     if len(extra):
         extra = with_score_change(extra)
@@ -174,17 +182,19 @@ def run(games: int | None = None, seed: int = 0, threads: int | None = None,
     config = base_config(
         NAME, games=games, seed=seed, behaviour_fingerprint=behaviour_fingerprint(),
         house_fingerprint=house_fingerprint(), base=BASE, rules_default=Rules(**BASE).to_dict(),
-        agents=sorted(set(PAIR) | {ANALYTICS_AGENT}),
+        agents=sorted({a for pair in PAIRS for a in pair} | {ANALYTICS_AGENT}),
         player_counts=list(PLAYER_COUNTS),
         rule_sets=[{"label": label, "rules": Rules(**options).to_dict()} for label, options in sets],
-        pair=list(PAIR), analytics_agent=ANALYTICS_AGENT, deal_sets=n, analytics_games=n_games,
+        pairs=[list(p) for p in PAIRS], analytics_agent=ANALYTICS_AGENT, deal_sets=n, analytics_games=n_games,
         bootstrap_resamples=luck.BOOTSTRAP, confidence=CONFIDENCE,
-        seatings="seating k: ev in seat k, greedy in the other; agent seed luck.seating_seed(seed, k)")
+        seatings="seating k: the pair's first agent in seat k, the second in every other seat; agent seed "
+                 "luck.seating_seed(seed, k)")
     notes = [
         f"Each house rule alone over the web game's table (end=one_last_turn) at "
         f"{' and '.join(map(str, PLAYER_COUNTS))} players; 'none' is that table with no house rule. Luck against "
-        f"skill: {n:,} duplicate deal sets of {PAIR[0]} against {PAIR[1]} (in every other seat) per rule set and "
-        "player count, each in one seating per seat; scores and analytics "
+        f"skill: {n:,} duplicate deal sets of each pair ({', '.join(f'{a} against {b}' for a, b in PAIRS)}, "
+        "the second in every other seat) per rule set and player count, each in one seating per seat; scores and "
+        "analytics "
         f"(analytics.csv): {n_games:,} games of {ANALYTICS_AGENT} in every seat; seed {seed} in every cell.",
         "Columns as in results/luck (golfsim/experiments/luck.py): *_skill_share: share of the mean squared margin "
         "due to skill; holes_90: holes ev needs to win 90% of games (inf: never). analytics.csv: mean_hole_score "
@@ -220,13 +230,17 @@ def unchanged_play(extra: pd.DataFrame) -> list[str]:
 def plot(table: pd.DataFrame, extra: pd.DataFrame, config: dict):
     """Skill share, holes to 90%, score change, seat advantage and lead changes of every rule set."""
     order = list(dict.fromkeys(table.rule_set))
-    panels = [(table, "game_skill_share", "skill share of a nine-hole result\n(% of the mean squared margin)", 100.0),
-              (table, "holes_90", "holes ev needs to beat greedy\nin 90% of games (holes, log scale)", 1.0),
+    skill = table[(table.strong == PAIRS[0][0]) & (table.weak == PAIRS[0][1])]
+    learned = table[(table.strong == PAIRS[1][0]) & (table.weak == PAIRS[1][1])]
+    panels = [(skill, "game_skill_share", "skill share of a nine-hole result\n(% of the mean squared margin)", 100.0),
+              (skill, "holes_90", "holes ev needs to beat greedy\nin 90% of games (holes, log scale)", 1.0),
+              (learned, "margin", "learned's nine-hole total minus ev's\n(points per game; < 0: learned is better)",
+               1.0),
               (extra, "score_change", "change in ev's mean hole score\nagainst none (points per hole)", 1.0),
               (extra, "first_seat_advantage",
                "first mover's deal score minus\nthe others' mean (points; < 0 helps)", 1.0),
               (extra, "lead_changes", "lead changes in a nine-hole game\n(holes with a new leader)", 1.0)]
-    fig, axes = subplots(1, len(panels), figsize=(20, 0.42 * len(order) + 3), sharey=True)
+    fig, axes = subplots(1, len(panels), figsize=(23, 0.42 * len(order) + 3), sharey=True)
     counts = sorted(set(table.players))
     offsets = np.linspace(-0.15, 0.15, len(counts)) if len(counts) > 1 else [0.0]
     for ax, (frame, column, label, scale) in zip(axes, panels, strict=True):
@@ -244,8 +258,8 @@ def plot(table: pd.DataFrame, extra: pd.DataFrame, config: dict):
     axes[0].invert_yaxis()
     axes[0].legend(fontsize=7, loc="lower right")
     return titled(
-        fig, "The web game's house rules, each alone: luck against skill (ev against greedy, duplicate deals) and "
-        "ev's own games (dotted: no house rule, at each player count)",
+        fig, "The web game's house rules, each alone: luck against skill (ev against greedy, duplicate deals), "
+        "learned against ev, and ev's own games (dotted: no house rule, at each player count)",
         f"error bars: 95% intervals; {config['deal_sets']:,} deal sets and {config['analytics_games']:,} self-play "
         f"games per rule set; seed {config['seed']}")
 

@@ -32,7 +32,9 @@ def test_every_house_rule_is_measured_alone_over_the_web_games_table():
 
 def test_tables_have_a_row_per_rule_set_and_none_is_the_reference(tiny):
     labels = [label for p in house.PLAYER_COUNTS for label, _ in house.rule_sets(p)]
-    assert list(tiny.table.rule_set) == labels
+    for strong, weak in house.PAIRS:
+        rows = tiny.table[(tiny.table.strong == strong) & (tiny.table.weak == weak)]
+        assert list(rows.rule_set) == labels and (rows.deal_sets == TINY).all()
     extra = tiny.extra_tables["analytics"]
     assert list(extra.rule_set) == labels and (extra.games == TINY).all()
     for players, rows in extra.groupby("players"):
@@ -46,7 +48,7 @@ def test_tables_have_a_row_per_rule_set_and_none_is_the_reference(tiny):
 def test_tied_shame_at_two_players_leaves_every_margin_alone(tiny):
     # at two players a tie costs both players 5, so the margin between them never changes: the luck rows, built
     # from margins, equal the plain table's; the scores themselves rise
-    t = tiny.table[tiny.table.players == 2].set_index("rule_set")
+    t = tiny.table.query("players == 2 and strong == 'ev'").set_index("rule_set")
     for column in ("margin", "game_skill_share", "win_9", "holes_90"):
         assert t.loc["tied_shame", column] == t.loc["none", column], column
     extra = tiny.extra_tables["analytics"].query("players == 2").set_index("rule_set")
