@@ -17,9 +17,9 @@ def test_knock_penalty_keeps_ev_from_going_out_when_only_slightly_ahead():
 
 
 def test_blackjack_makes_ev_go_out_with_exactly_21():
-    # the held King pairs the King above the last card: Q+7 = 17, 3+A = 4, K/K = 0, exactly 21. The opponent (K/K and
-    # 2/2, pairs that score 0, and two face-down cards, about 12 in all) is far ahead, so without the rule going out with
-    # 21 is not allowed; with blackjack 21 scores 0 and going out wins the hole
+    # the held King pairs the King above the last card: Q+7 = 17, 3+A = 4, K/K = 0, exactly 21. The opponent
+    # (K/K and 2/2, pairs that score 0, and two face-down cards, about 12 in all) is far ahead, so without the rule
+    # going out with 21 is not allowed; with blackjack 21 scores 0 and going out wins the hole
     layouts = ["Q 3 K / 7 A ?", "K 2 ? / K 2 ?"]
     assert position(layouts, held="K").decide("ev") != PLACE_DRAWN + 5
     assert position(layouts, held="K", rules=Rules(blackjack=True)).decide("ev") == PLACE_DRAWN + 5
