@@ -61,6 +61,22 @@ A layout's value is the sum of its column values: the agent's expected final sco
 action that
   covers or turns up a face-down card a bonus of ``STALL_HIDDEN`` (10) points, so that someone goes out.
 
+House rules
+-----------
+Card values (``super_kings``, ``ten_penny``, ``eagle_eye``) come through the points table. ``wolfpack`` is valued
+like ``four_of_a_kind_bonus`` ([`wolf_value`][golfsim.agents.expected_value.wolf_value]; both use the plain reference
+valuation). The rules that compare the table's scores bear on going out (before anyone else has): with ``opp`` the
+best opponent's estimated hole score and ``sd = sqrt((f + t) v)`` its spread (``f`` their face-down cards, ``t`` 1
+with a last turn to come, ``v`` the variance of an unseen card), the best opponent's score is taken as normal, and a
+going-out score ``s`` becomes ``s`` plus [`house_adjustment`][golfsim.agents.expected_value.house_adjustment]:
+``blackjack`` (21 becomes 0), ``knock_penalty`` (+10 times the chance the opponent is below), ``tied_shame`` (+5
+times the chance of a tie). A blind reveal, flip or knock takes that over each rank the card may be. ``knock_bonus``
+(-5) counts only against the opponents (the ``count_out`` limit), not in the value: continuing usually earns it
+later, and valued in full it made ev go out early and score worse; ``underdog_bonus`` is not valued, for the same
+reason (measured 1.3 points a hole worse). ``knock_early``: ``KNOCK`` is valued as going out by revealing every
+face-down card (their expected score, adjusted as above, under the same limit) and played only when strictly better
+than every other move. In the last-turn circuit the table rules are not valued. With the rules off nothing changes.
+
 Every action's value
 --------------------
 [`ev_action_values`][golfsim.agents.expected_value.ev_action_values] writes the value ev gives each legal action (the
@@ -84,11 +100,13 @@ watch_discard : float, default 0.25
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf, leaf_taking_functions
+from golfsim._numba.stack import stack_int16
 from golfsim.agents.base import Param
 from golfsim.agents.common import (
     STALL_HIDDEN,
@@ -99,8 +117,8 @@ from golfsim.agents.common import (
     pair_score,
     stalled,
 )
-from golfsim.core.cards import JOKER, NUM_RANKS, TWO
-from golfsim.core.engine import column_score, face_down_count, top_discard
+from golfsim.core.cards import JACK, JOKER, NUM_RANKS, TWO
+from golfsim.core.engine import WOLFPACK_BONUS, column_score, face_down_count, score_cards, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
     ENDER,
@@ -110,15 +128,21 @@ from golfsim.core.spec import (
     HELD,
     HOLD,
     HOLE,
+    KNOCK,
     OPEN,
     PASS,
     PHASE,
     PLACE_DRAWN,
+    R_BLACKJACK,
     R_DISCARD_FLIP,
     R_EAGLE_EYE,
     R_END,
     R_FOUR_BONUS,
+    R_HOLE_RULES,
     R_HOLES,
+    R_KNOCK_BONUS,
+    R_KNOCK_EARLY,
+    R_KNOCK_PENALTY,
     R_OFF_STOCK_KNOWN,
     R_OFF_TOTALS,
     R_OFF_UNSEEN,
@@ -126,7 +150,9 @@ from golfsim.core.spec import (
     R_PLAYERS,
     R_POINTS,
     R_REVEAL,
+    R_TIED_SHAME,
     R_TWOS_KEEP,
+    R_WOLFPACK,
     RECYCLES,
     REVEAL,
     START,
@@ -152,7 +178,8 @@ PAIR_WEIGHT, HORIZON, COUNT_OUT, OUT_MARGIN, WATCH_DISCARD = range(5)
 BIG = 1e9
 STALL = STALL_HIDDEN
 
-DecisionContext = namedtuple("DecisionContext", "mu hh inv_u nd w c0 c1 c2 now stall last limit fin_rest blind_out")
+DecisionContext = namedtuple("DecisionContext",
+                             "mu hh inv_u nd w c0 c1 c2 now stall last limit fin_rest blind_out opp sd knock")
 DecisionContext.__doc__ = """What every valuation of one decision starts from
 ([`decision_context`][golfsim.agents.expected_value.decision_context]).
 
@@ -165,7 +192,11 @@ DecisionContext.__doc__ = """What every valuation of one decision starts from
 - ``last``: the position of the one face-down card left (int, -1 when there are more or none); then ``limit``
   ([`out_limit`][golfsim.agents.expected_value.out_limit]), the highest final score allowed when going out,
   ``fin_rest``, the final score of the other two columns, and ``blind_out``, the value of exposing the last card blind
-  (``BIG`` when not allowed).
+  (``BIG`` when not allowed);
+- ``opp`` and ``sd``: the best opponent's estimated hole score and its spread, from which going out is given the
+  house rules' expected adjustment ([`house_adjustment`][golfsim.agents.expected_value.house_adjustment]); ``sd`` is 0
+  when no house rule that compares the table's scores applies (then nothing is added);
+- ``knock``: the value of ``KNOCK`` with ``knock_early`` (``BIG`` when it is not legal or not allowed).
 """
 
 NO_RANKS = (-1, -1, -1, -1, -1, -1)
@@ -254,6 +285,46 @@ def bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
     return bonus * min(chance, 1.0)
 
 
+@leaf
+def has_bonus(rules):
+    """Whether a layout can earn a bonus (``four_of_a_kind_bonus`` or ``wolfpack``): then ev values layouts with the
+    plain reference code ([`layout_value`][golfsim.agents.expected_value.layout_value])."""
+    return rules[R_FOUR_BONUS] != 0 or rules[R_WOLFPACK] == 1
+
+
+@hot
+def wolf_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
+    """Expected ``wolfpack`` bonus of a layout: ``WOLFPACK_BONUS`` with two face-up column pairs of jacks; with one,
+    in expectation for a face-up jack over a face-down card, as ``four_of_a_kind_bonus`` is in
+    [`bonus_value`][golfsim.agents.expected_value.bonus_value] (the chance ``u_J / U`` plus the pair chance, at most
+    1)."""
+    pairs = 0
+    for c in range(3):
+        if _card(pub, base, c, over_k, over_card) == JACK and _card(pub, base, c + 3, over_k, over_card) == JACK:
+            pairs += 1
+    if pairs >= 2:
+        return float(WOLFPACK_BONUS)
+    if pairs == 0:
+        return 0.0
+    chance = 0.0
+    for c in range(3):
+        a = _card(pub, base, c, over_k, over_card)
+        b = _card(pub, base, c + 3, over_k, over_card)
+        if (a < 0) != (b < 0) and (a == JACK or b == JACK):
+            chance += pub[rules[R_OFF_UNSEEN] + JACK] * inv_u + w * rank_chance(pub, rules, JACK, nd, 1.0)
+    return WOLFPACK_BONUS * min(chance, 1.0)
+
+
+@leaf
+def layout_bonus(pub, rules, base, over_k, over_card, inv_u, nd, w):
+    """Expected bonuses of a layout: [`bonus_value`][golfsim.agents.expected_value.bonus_value] plus, with
+    ``wolfpack``, [`wolf_value`][golfsim.agents.expected_value.wolf_value] (the two stack, as in the engine)."""
+    v = bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w) if rules[R_FOUR_BONUS] != 0 else 0.0
+    if rules[R_WOLFPACK] == 1:
+        v += wolf_value(pub, rules, base, over_k, over_card, inv_u, nd, w)
+    return v
+
+
 @hot
 def layout_value(pub, rules, base, over_k, over_card, mu, hh, inv_u, nd, w, drawn=False):
     """Value of the layout at ``pub[base:base + 6]`` with ``over_card`` put at ``over_k`` (-1: unchanged).
@@ -270,8 +341,8 @@ def layout_value(pub, rules, base, over_k, over_card, mu, hh, inv_u, nd, w, draw
             total += column_with(pub, rules, over_card, -1, mu, inv_u, pair_chance(nd * left) if w != 0.0 else 0.0, w)
         else:
             total += column_value(pub, rules, a, b, mu, hh, inv_u, nd, w)
-    if rules[R_FOUR_BONUS] != 0:
-        total += bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w)
+    if has_bonus(rules):
+        total += layout_bonus(pub, rules, base, over_k, over_card, inv_u, nd, w)
     return total
 
 
@@ -347,7 +418,7 @@ def draw_value(pub, rules, base, throw, ctx):
     ``four_of_a_kind_bonus`` only: [`draw_value_reference`][golfsim.agents.expected_value.draw_value_reference] values
     those."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
-    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
+    last, fin_rest, stall = ctx.last, ctx.fin_rest, ctx.stall
     now = c0 + c1 + c2
     top_h = -BIG  # best old column (plus stall) among positions with a face-down partner; -BIG: none
     for k in range(6):
@@ -408,7 +479,7 @@ def draw_value(pub, rules, base, throw, ctx):
         best = min(best, v4 if o4 == r else BIG)
         best = min(best, v5 if o5 == r else BIG)
         if last >= 0:
-            best = min(best, going_out_value(fin_rest + column_score(r, p_last, rules), limit) - stall)
+            best = min(best, out_value(rules, fin_rest + column_score(r, p_last, rules), ctx) - stall)
         total += cnt * best
         n_draw += cnt
     return total / n_draw if n_draw > 0 else throw
@@ -431,7 +502,7 @@ def draw_value_reference(pub, rules, base, throw, ctx):
     as the reference for the fast version). It takes the same arguments and ignores ``ctx.c0, c1, c2`` and ``fin_rest``,
     which it recomputes."""
     mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
-    last, limit, stall = ctx.last, ctx.limit, ctx.stall
+    last, stall = ctx.last, ctx.stall
     dof = draw_offset(pub, rules)
     total = 0.0
     n_draw = 0
@@ -443,7 +514,7 @@ def draw_value_reference(pub, rules, base, throw, ctx):
         best = throw
         for k in range(6):
             if k == last:
-                v = going_out_value(layout_value(pub, rules, base, k, r, mu, hh, inv_u, 0.0, 0.0), limit) - stall
+                v = out_value(rules, layout_value(pub, rules, base, k, r, mu, hh, inv_u, 0.0, 0.0), ctx) - stall
             else:
                 v = layout_value(pub, rules, base, k, r, mu, hh, inv_u, nd, w, True)
                 if pub[base + k] < 0:
@@ -456,32 +527,69 @@ def draw_value_reference(pub, rules, base, throw, ctx):
 
 # ---------------------------------------------------------------- opponents and going out
 @leaf_taking_functions
+def opponent_estimate(pub, rules, q, mu, hh, inv_u, draw):
+    """Player ``q``'s estimated final score this hole: face-up cards plus the expectation of face-down ones, minus the
+    expected gain of one draw (valued with ``draw``, see [`ev_decide`][golfsim.agents.expected_value.ev_decide]) with
+    ``one_last_turn`` before anyone went out."""
+    base = rules[R_OFF_VIEW] + 6 * q
+    c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
+    c1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
+    c2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
+    est = c0 + c1 + c2
+    if has_bonus(rules):
+        est += layout_bonus(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
+    if rules[R_END] == 1 and pub[ENDER] < 0:
+        # their last draw: no look-ahead, no going-out limit, no stall bonus, no house rules
+        est = draw(pub, rules, base, est, DecisionContext(mu, hh, inv_u, 0.0, 0.0, c0, c1, c2, est, 0.0,
+                                                          np.int64(-1), BIG, 0.0, BIG, 0.0, 0.0, BIG))
+    return est
+
+
+@leaf_taking_functions
 def opponents_estimate(pub, rules, player, mu, hh, inv_u, draw):
-    """The lowest estimated final score among the opponents (game totals added on the last hole): face-up cards
-    plus the expectation of face-down ones, minus the expected gain of one draw (valued with ``draw``, see
-    [`ev_decide`][golfsim.agents.expected_value.ev_decide]) with ``one_last_turn``."""
+    """The lowest estimated final score among the opponents
+    ([`opponent_estimate`][golfsim.agents.expected_value.opponent_estimate]), game totals added on the last hole."""
     last_hole = pub[HOLE] == rules[R_HOLES] - 1
-    one_last_turn = rules[R_END] == 1 and pub[ENDER] < 0
     best = 1e18
     for q in range(rules[R_PLAYERS]):
         if q == player:
             continue
-        base = rules[R_OFF_VIEW] + 6 * q
-        c0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
-        c1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
-        c2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
-        est = c0 + c1 + c2
-        if rules[R_FOUR_BONUS] != 0:
-            est += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
-        if one_last_turn:
-            # their last draw: no look-ahead, no going-out limit, no stall bonus
-            est = draw(pub, rules, base, est, DecisionContext(mu, hh, inv_u, 0.0, 0.0, c0, c1, c2, est, 0.0,
-                                                              np.int64(-1), BIG, 0.0, BIG))
+        est = opponent_estimate(pub, rules, q, mu, hh, inv_u, draw)
         if last_hole:
             est += pub[rules[R_OFF_TOTALS] + q]
         if est < best:
             best = est
     return best
+
+
+@leaf_taking_functions
+def opponents_hole(pub, rules, player, mu, hh, inv_u, draw):
+    """``(opp, sd)``: the lowest estimated hole score among the opponents
+    ([`opponent_estimate`][golfsim.agents.expected_value.opponent_estimate], no game totals) and its spread,
+    ``sqrt((f + t) v)`` with ``f`` that opponent's face-down cards, ``t`` 1 when they still get a last turn and
+    ``v`` the variance of an unseen card's points (at least 0.5)."""
+    ou = rules[R_OFF_UNSEEN]
+    n = 0
+    s1 = 0.0
+    s2 = 0.0
+    for r in range(NUM_RANKS):
+        u = pub[ou + r]
+        pr = rules[R_POINTS + r]
+        n += u
+        s1 += u * pr
+        s2 += u * pr * pr
+    v = s2 / n - (s1 / n) ** 2 if n > 0 else 0.0
+    t = 1 if rules[R_END] == 1 and pub[ENDER] < 0 else 0
+    best = 1e18
+    down = 0
+    for q in range(rules[R_PLAYERS]):
+        if q == player:
+            continue
+        est = opponent_estimate(pub, rules, q, mu, hh, inv_u, draw)
+        if est < best:
+            best = est
+            down = face_down_count(pub, rules, q)
+    return best, max(math.sqrt((down + t) * v), 0.5)
 
 
 @hot
@@ -501,6 +609,47 @@ def out_limit(pub, rules, params, player, opp):
 def going_out_value(score, limit):
     """Value of an action that goes out with final score ``score``: the score, or ``BIG`` above ``limit``."""
     return score if score <= limit else BIG
+
+
+@leaf
+def _below(x, mean, sd):
+    """Normal probability of a value below ``x`` (mean ``mean``, standard deviation ``sd``)."""
+    return 0.5 * (1.0 + math.erf((x - mean) / (sd * math.sqrt(2.0))))
+
+
+@leaf
+def house_adjustment(rules, score, opp, sd):
+    """Expected change the house rules that compare the table's scores make to the hole score ``score`` (a whole
+    number) of the player who goes out, against a best opponent whose hole score is about normal with mean ``opp`` and
+    standard deviation ``sd`` (see the module docstring, "House rules"), in the engine's order: ``blackjack``,
+    ``knock_penalty``, ``knock_bonus``, ``underdog_bonus``, ``tied_shame``."""
+    b = 0.0 if rules[R_BLACKJACK] == 1 and score == 21.0 else score
+    adj = b - score
+    kp = rules[R_KNOCK_PENALTY] == 1
+    kb = 5.0 if rules[R_KNOCK_BONUS] == 1 else 0.0
+    lower = _below(b - 0.5, opp, sd)  # the opponent's score is below b: the knock penalty
+    if kp:
+        adj += 10.0 * lower
+    adj -= kb
+    # underdog_bonus is not valued: its -3 for being lowest is open to continuing as well, and counting it for going
+    # out only made ev go out early (1.3 points a hole worse in 2,000 one-hole deals)
+    if rules[R_TIED_SHAME] == 1 and not (kp and kb > 0.0):  # a penalised score is above theirs, b - 5 below
+        t = b if kp else b - kb
+        adj += 5.0 * (_below(t + 0.5, opp, sd) - _below(t - 0.5, opp, sd))
+    return adj
+
+
+@leaf
+def out_value(rules, score, ctx):
+    """Value of an action that goes out with the layout score ``score``: ``score`` plus, when ``ctx.sd`` is set, its
+    [`house_adjustment`][golfsim.agents.expected_value.house_adjustment], or ``BIG`` above ``ctx.limit``."""
+    if ctx.sd > 0.0:
+        score = score + house_adjustment(rules, score, ctx.opp, ctx.sd)
+        if rules[R_KNOCK_BONUS] == 1:
+            # the -5 counts against the opponents (the limit) but not against continuing, which usually earns it
+            # later: valued in full it made ev go out early and score worse
+            return score + 5.0 if score <= ctx.limit else BIG
+    return going_out_value(score, ctx.limit)
 
 
 # ---------------------------------------------------------------- watching the discard pile
@@ -576,15 +725,17 @@ def discard_penalty(pub, rules, params, player, card, goes_out, mu, hh, inv_u):
 
 # ---------------------------------------------------------------- the agent
 @hot
-def place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall):
+def place_value_reference(pub, rules, base, k, card, ctx):
     """Value of putting ``card`` at position ``k`` of the agent's layout before tip (d), the whole layout valued
-    again with [`layout_value`][golfsim.agents.expected_value.layout_value] (used with ``four_of_a_kind_bonus`` and as
-    the tests' reference)."""
-    if k == last:
-        return going_out_value(layout_value(pub, rules, base, k, card, mu, hh, inv_u, 0.0, 0.0), limit) - stall
-    v = layout_value(pub, rules, base, k, card, mu, hh, inv_u, nd, w)
+    again with [`layout_value`][golfsim.agents.expected_value.layout_value] (used with a bonus and as the tests'
+    reference); of the `DecisionContext` ``ctx`` it reads the counting, ``last``, ``stall`` and the going-out
+    fields."""
+    mu, hh, inv_u = ctx.mu, ctx.hh, ctx.inv_u
+    if k == ctx.last:
+        return out_value(rules, layout_value(pub, rules, base, k, card, mu, hh, inv_u, 0.0, 0.0), ctx) - ctx.stall
+    v = layout_value(pub, rules, base, k, card, mu, hh, inv_u, ctx.nd, ctx.w)
     if pub[base + k] < 0:
-        v -= stall
+        v -= ctx.stall
     return v
 
 
@@ -593,12 +744,11 @@ def best_placement_reference(pub, rules, params, player, base, card, best, ctx, 
     """[`best_placement`][golfsim.agents.expected_value.best_placement] written plainly with
     [`place_value_reference`][golfsim.agents.expected_value.place_value_reference] (with ``four_of_a_kind_bonus``, and
     the tests' reference). It takes the same arguments and recomputes what ``ctx`` and ``watch`` summarise."""
-    mu, hh, inv_u, nd, w = ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w
-    last, limit, stall = ctx.last, ctx.limit, ctx.stall
+    mu, hh, inv_u = ctx.mu, ctx.hh, ctx.inv_u
     action = -1
     for k in range(6):
-        v = place_value_reference(pub, rules, base, k, card, mu, hh, inv_u, nd, w, last, limit, stall)
-        v += discard_penalty(pub, rules, params, player, pub[base + k], k == last, mu, hh, inv_u)
+        v = place_value_reference(pub, rules, base, k, card, ctx)
+        v += discard_penalty(pub, rules, params, player, pub[base + k], k == ctx.last, mu, hh, inv_u)
         if v < best:
             best = v
             action = k
@@ -614,7 +764,7 @@ def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
     arithmetic. Rules without a ``four_of_a_kind_bonus`` only:
     [`best_placement_reference`][golfsim.agents.expected_value.best_placement_reference] values those."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
-    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
+    last, fin_rest, stall = ctx.last, ctx.fin_rest, ctx.stall
     needed, pen_unseen, ranks, gains = watch.needed, watch.pen_unseen, watch.ranks, watch.gains
     weight = params[WATCH_DISCARD]
     pr = rules[R_POINTS + card]
@@ -631,7 +781,7 @@ def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
         if x >= 0 and (needed >> x) & 1:
             v += weight * need_gain(ranks, gains, x)
         if k == last:
-            v = going_out_value(fin_rest + column_score(card, p, rules), limit) - stall
+            v = out_value(rules, fin_rest + column_score(card, p, rules), ctx) - stall
             if watch_applies(pub, rules, params, True):
                 v += pen_unseen
         if v < best:
@@ -650,28 +800,89 @@ def decision_context(pub, rules, params, player, draw):
     c1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, nd, w)
     c2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, nd, w)
     now = c0 + c1 + c2
-    if rules[R_FOUR_BONUS] != 0:
-        now += bonus_value(pub, rules, base, -1, 0, inv_u, nd, w)
+    if has_bonus(rules):
+        now += layout_bonus(pub, rules, base, -1, 0, inv_u, nd, w)
     stall = STALL if stalled(pub, rules) else 0.0
     last = np.int64(-1)
     limit = BIG
     fin_rest = 0.0
     blind_out = BIG
-    if face_down_count(pub, rules, player) == 1:
+    opp = 0.0
+    sd = 0.0
+    knock = BIG
+    down = face_down_count(pub, rules, player)
+    knocks = rules[R_KNOCK_EARLY] == 1 and pub[PHASE] == START and 1 <= down <= 2
+    if down == 1 or knocks:
+        if params[COUNT_OUT] != 0.0:
+            limit = out_limit(pub, rules, params, player, opponents_estimate(pub, rules, player, mu, hh, inv_u, draw))
+        if rules[R_HOLE_RULES] != 0 and pub[ENDER] < 0:
+            opp, sd = opponents_hole(pub, rules, player, mu, hh, inv_u, draw)
+    if down == 1:
         for k in range(6):
             if pub[base + k] < 0:
                 last = k
-        if params[COUNT_OUT] != 0.0:
-            limit = out_limit(pub, rules, params, player, opponents_estimate(pub, rules, player, mu, hh, inv_u, draw))
         f0 = column_value(pub, rules, pub[base], pub[base + 3], mu, hh, inv_u, 0.0, 0.0)
         f1 = column_value(pub, rules, pub[base + 1], pub[base + 4], mu, hh, inv_u, 0.0, 0.0)
         f2 = column_value(pub, rules, pub[base + 2], pub[base + 5], mu, hh, inv_u, 0.0, 0.0)
         final_now = f0 + f1 + f2
         fin_rest = final_now - _pick3(f0, f1, f2, last % 3)
-        if rules[R_FOUR_BONUS] != 0:
-            final_now += bonus_value(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
+        if has_bonus(rules):
+            final_now += layout_bonus(pub, rules, base, -1, 0, inv_u, 0.0, 0.0)
+        if sd > 0.0:  # the house adjustment is not linear: taken over each rank the card may be
+            final_now = reveal_all_value(pub, rules, base, opp, sd)
         blind_out = going_out_value(final_now, limit) - stall
-    return DecisionContext(mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out)
+        if knocks:
+            knock = blind_out
+    elif knocks:
+        knock = going_out_value(reveal_all_value(pub, rules, base, opp, sd), limit) - stall
+    return DecisionContext(mu, hh, inv_u, nd, w, c0, c1, c2, now, stall, last, limit, fin_rest, blind_out, opp, sd,
+                           knock)
+
+
+@hot
+def reveal_all_value(pub, rules, base, opp, sd):
+    """Expected hole score of the layout at ``base`` once its one or two face-down cards are turned up, each rank
+    weighed by its count in ``unseen`` (two cards: drawn without replacement), the house adjustment
+    ([`house_adjustment`][golfsim.agents.expected_value.house_adjustment]) included when ``sd`` is non-zero."""
+    cards = stack_int16(6)
+    i = -1
+    j = -1
+    for k in range(6):
+        cards[k] = pub[base + k]
+        if cards[k] < 0:
+            if i < 0:
+                i = k
+            else:
+                j = k
+    ou = rules[R_OFF_UNSEEN]
+    n = 0
+    for r in range(NUM_RANKS):
+        n += pub[ou + r]
+    total = 0.0
+    for r in range(NUM_RANKS):
+        u = pub[ou + r]
+        if u <= 0:
+            continue
+        cards[i] = r
+        if j < 0:
+            total += u * _final_score(rules, cards, opp, sd)
+            continue
+        for r2 in range(NUM_RANKS):
+            u2 = pub[ou + r2] - (1 if r2 == r else 0)
+            if u2 > 0:
+                cards[j] = r2
+                total += u * u2 * _final_score(rules, cards, opp, sd)
+    ways = n if j < 0 else n * (n - 1)
+    return total / ways if ways > 0 else 0.0
+
+
+@leaf
+def _final_score(rules, cards, opp, sd):
+    """The engine's score of the six known ``cards``, plus the house adjustment when ``sd`` is non-zero."""
+    score = float(score_cards(cards, 0, rules))
+    if sd > 0.0:
+        score += house_adjustment(rules, score, opp, sd)
+    return score
 
 
 @leaf
@@ -720,9 +931,9 @@ def ev_decide(pub, rules, params, player, draw, place):
         k, best = place(pub, rules, params, player, base, top_discard(pub, rules), BIG * 10.0, ctx, watch)
         action = TAKE_DISCARD + k if k >= 0 else -1
         # a draw is never worse than throwing it away (``keep``), so its exact value is needed only when the
-        # discard beats ``keep`` or a reveal competes; ties go to the draw
+        # discard beats ``keep`` or a reveal or a knock competes; ties go to the draw
         if pub[STOCK_N] > 0:
-            if best >= keep and rules[R_REVEAL] == 0:
+            if best >= keep and rules[R_REVEAL] == 0 and ctx.knock >= keep:
                 best = keep
                 action = DRAW_STOCK
             else:
@@ -737,6 +948,9 @@ def ev_decide(pub, rules, params, player, draw, place):
                     if v < best:
                         best = v
                         action = REVEAL + k
+        if ctx.knock + 1e-9 < best:  # knock_early: only a strict gain, so an equal expectation keeps the draw
+            best = ctx.knock
+            action = KNOCK
         if action < 0:  # no stock and going out not allowed: the discard must still be used
             for k in range(6):
                 if k != last:
@@ -748,25 +962,25 @@ def ev_decide(pub, rules, params, player, draw, place):
 @hot
 def ev_act(pub, rules, params, agent_rng, player):
     """Decision of the expected-value agent under any rules (both valuations compiled in)."""
-    if rules[R_FOUR_BONUS] != 0:
+    if has_bonus(rules):
         return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
     return ev_decide(pub, rules, params, player, draw_value, best_placement)
 
 
 @hot
 def ev_act_no_bonus(pub, rules, params, agent_rng, player):
-    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules without a ``four_of_a_kind_bonus`` only;
-    under a bonus it returns -1, an illegal action, rather than play with the wrong valuation."""
-    if rules[R_FOUR_BONUS] != 0:
+    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules without a bonus (``four_of_a_kind_bonus``,
+    ``wolfpack``) only; under a bonus it returns -1, an illegal action, rather than play with the wrong valuation."""
+    if has_bonus(rules):
         return -1
     return ev_decide(pub, rules, params, player, draw_value, best_placement)
 
 
 @hot
 def ev_act_bonus(pub, rules, params, agent_rng, player):
-    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules with a ``four_of_a_kind_bonus`` only (-1
-    without one)."""
-    if rules[R_FOUR_BONUS] == 0:
+    """[`ev_act`][golfsim.agents.expected_value.ev_act] compiled for rules with a bonus (``four_of_a_kind_bonus``,
+    ``wolfpack``) only (-1 without one)."""
+    if not has_bonus(rules):
         return -1
     return ev_decide(pub, rules, params, player, draw_value_reference, best_placement_reference)
 
@@ -775,7 +989,7 @@ def ev_variant(rules):
     """ev's ``variant_for`` hook ([`golfsim.agents.base.register_compiled_agent`][]): the variant compiled for the
     packed ``rules``, so the common rules never compile the bonus valuation (about a third of ev's compile time) and the
     bonus rules never compile the fast one."""
-    return ev_act_bonus if rules[R_FOUR_BONUS] != 0 else ev_act_no_bonus
+    return ev_act_bonus if rules[R_FOUR_BONUS] != 0 or rules[R_WOLFPACK] == 1 else ev_act_no_bonus
 
 
 # ---------------------------------------------------------------- every action's value (for hints)
@@ -785,13 +999,13 @@ def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
     [`best_placement`][golfsim.agents.expected_value.best_placement] (rules without a ``four_of_a_kind_bonus``), the
     same arithmetic in the same order."""
     c0, c1, c2, mu, inv_u, nd, w = ctx.c0, ctx.c1, ctx.c2, ctx.mu, ctx.inv_u, ctx.nd, ctx.w
-    last, fin_rest, limit, stall = ctx.last, ctx.fin_rest, ctx.limit, ctx.stall
+    last, fin_rest, stall = ctx.last, ctx.fin_rest, ctx.stall
     pr = rules[R_POINTS + card]
     total = c0 + c1 + c2
     p = pub[base + (k + 3) % 6]
     x = pub[base + k]
     if k == last:
-        v = going_out_value(fin_rest + column_score(card, p, rules), limit) - stall
+        v = out_value(rules, fin_rest + column_score(card, p, rules), ctx) - stall
         if watch_applies(pub, rules, params, True):
             v += watch.pen_unseen
         return v
@@ -810,8 +1024,7 @@ def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
 def place_value_at_reference(pub, rules, params, player, base, card, k, ctx, watch):
     """[`place_value_at`][golfsim.agents.expected_value.place_value_at] for rules with a ``four_of_a_kind_bonus``: one
     position of [`best_placement_reference`][golfsim.agents.expected_value.best_placement_reference]."""
-    v = place_value_reference(pub, rules, base, k, card, ctx.mu, ctx.hh, ctx.inv_u, ctx.nd, ctx.w, ctx.last,
-                              ctx.limit, ctx.stall)
+    v = place_value_reference(pub, rules, base, k, card, ctx)
     return v + discard_penalty(pub, rules, params, player, pub[base + k], k == ctx.last, ctx.mu, ctx.hh, ctx.inv_u)
 
 
@@ -852,6 +1065,8 @@ def _ev_values(pub, rules, params, player, values, draw, place_at):
         for k in range(6):
             if pub[base + k] < 0:
                 values[REVEAL + k] = blind_out if k == last else now + 1e-9 - ctx.stall
+    if rules[R_KNOCK_EARLY] == 1 and 1 <= face_down_count(pub, rules, player) <= 2:
+        values[KNOCK] = ctx.knock
 
 
 @hot
@@ -865,7 +1080,7 @@ def ev_action_values(pub, rules, params, player, values):
     more face-down cards, the flips (ev picks one by a rule of thumb). ev plays the lowest value; ties go to the draw
     (START) or the throw (HOLD), then to the lowest position, and a flip of the last card beats a pass.
     """
-    if rules[R_FOUR_BONUS] != 0:
+    if has_bonus(rules):
         _ev_values(pub, rules, params, player, values, draw_value_reference, place_value_at_reference)
     else:
         _ev_values(pub, rules, params, player, values, draw_value, place_value_at)

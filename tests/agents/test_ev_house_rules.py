@@ -1,0 +1,25 @@
+"""ev under the house rules it values (docs/RULES.md, "House rules"): positions where one move is right only under
+the rule, each checked without the rule as well."""
+
+from golfsim.core.rules import Rules
+from golfsim.core.spec import PLACE_DRAWN
+from tests.agents.positions import position
+
+
+def test_knock_penalty_keeps_ev_from_going_out_when_only_slightly_ahead():
+    # covering the last card with the 5 pairs it: 3+4, 3+4 and a pair of 5s lock in 14. The opponent shows K/K (0)
+    # and 2/6 (4) and has a column of two face-down cards, about 11.4 in expectation: about 15.4 in all. Without the
+    # rule 14 <= 15.4, so ev goes out; with it, an opponent below 14 is about as likely as not (their score varies by
+    # several points), which costs +10 that often: 14 + ~3.6 is above 15.4, so ev keeps playing
+    layouts = ["3 3 5 / 4 4 ?", "K 2 ? / K 6 ?"]
+    assert position(layouts, held="5").decide("ev") == PLACE_DRAWN + 5
+    assert position(layouts, held="5", rules=Rules(knock_penalty=True)).decide("ev") != PLACE_DRAWN + 5
+
+
+def test_blackjack_makes_ev_go_out_with_exactly_21():
+    # the held King pairs the King above the last card: Q+7 = 17, 3+A = 4, K/K = 0, exactly 21. The opponent
+    # (K/K and 2/2, pairs that score 0, and two face-down cards, about 12 in all) is far ahead, so without the rule
+    # going out with 21 is not allowed; with blackjack 21 scores 0 and going out wins the hole
+    layouts = ["Q 3 K / 7 A ?", "K 2 ? / K 2 ?"]
+    assert position(layouts, held="K").decide("ev") != PLACE_DRAWN + 5
+    assert position(layouts, held="K", rules=Rules(blackjack=True)).decide("ev") == PLACE_DRAWN + 5
