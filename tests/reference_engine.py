@@ -109,19 +109,20 @@ def pack_size(rules) -> int:
     return sum(deck_composition(rules).values())
 
 
-def _check_layout(cards) -> list[int]:
+def _check_layout(cards, rules) -> list[int]:
     cards = [operator.index(card) for card in cards]
     if len(cards) != 6:
         raise ValueError(f"a layout has six cards, got {len(cards)}: {cards}")
     for card in cards:
-        if not 0 <= card <= ONE_EYED_JACK:
-            raise ValueError(f"{card} is not a card code (0 joker .. 13 king, 14 one-eyed jack)")
+        if card not in card_codes(rules):
+            raise ValueError(f"{card} is not a rank code (0 joker .. 13 king; 14, a one-eyed jack, only with "
+                             f"one_eyed_jacks)")
     return cards
 
 
 def column_scores(cards, rules) -> list[int]:
     """Score of each column (top card at position i, bottom card at i + 3); no four-of-a-kind bonus."""
-    cards = _check_layout(cards)
+    cards = _check_layout(cards, rules)
     points = card_points(rules)
     scores = []
     for column in range(3):
@@ -139,7 +140,7 @@ def column_scores(cards, rules) -> list[int]:
 
 def score_layout(cards, rules) -> int:
     """Deal score of a fully known layout: the three columns, plus the bonus once per rank paired in 2+ columns."""
-    cards = _check_layout(cards)
+    cards = _check_layout(cards, rules)
     total = sum(column_scores(cards, rules))
     paired_columns = Counter(rank(cards[column]) for column in range(3)
                              if rank(cards[column]) == rank(cards[column + 3]))

@@ -328,12 +328,10 @@ one_eyed_jacks, knock_early : bool
         codes = [parse_card(c) if isinstance(c, str) else c for c in np.asarray(deck, dtype=object).reshape(-1)]
         if np.ndim(deck) != 1 or len(codes) != self.n_cards:
             raise ValueError(f"{what}; got {len(codes)} cards, not all {self.n_cards} cards")
-        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_CODES
+        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < self.n_codes
                for c in codes):
-            raise ValueError(f"{what}; entries are rank codes 0..13 (14 a one-eyed jack) or card names "
-                             f"(A, 2-10, J, Q, K, X, J0)")
-        if not self.one_eyed_jacks and ONE_EYED_JACK in codes:
-            raise ValueError(f"{what}; it has a one-eyed jack (J0, code 14) but the rules do not play one_eyed_jacks")
+            raise ValueError(f"{what}; entries are rank codes 0..13 or card names (A, 2-10, J, Q, K, X), and with "
+                             f"one_eyed_jacks 14 or J0 for a one-eyed jack")
         got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_CODES)
         want = self.card_counts()
         if not np.array_equal(got, want):

@@ -145,7 +145,8 @@ def check_pub(pub, rules, *, name: str = "pub", extra: int = 0) -> np.ndarray:
     codes = int(packed[R_CODES])
     view = pub[ov: ov + 6 * players]
     if view.min() < -1 or view.max() >= codes:
-        raise ValueError(f"{name} shows a card that is not a card code (-1 face down, 0..{codes - 1}) in a layout")
+        raise ValueError(f"{name} shows a card that is not a rank code (-1 face down, 0..{codes - 1}; 14 is a "
+                         f"one-eyed jack, with one_eyed_jacks) in a layout")
     if int(pub[HELD]) >= codes:
         raise ValueError(f"{name} holds a card that is not a card code 0..{codes - 1} of these rules")
     counts = packed[R_COUNTS: R_COUNTS + codes]
