@@ -72,14 +72,14 @@ class Features:
     """``phi(s, a)`` for every legal action of one observation vector (rows follow ``np.flatnonzero(mask)``)."""
 
     def __init__(self, rules: Rules):
-        self.points = rules.points().astype(np.float64)
+        self.points = rules.points()[:rules.n_codes].astype(np.float64)  # one per card code in the observation
         self.twos_keep = rules.twos_pair == "keep_negative"
-        off = observation.offsets(rules.players)
-        self.unseen_at = off["unseen"]
+        off = observation.offsets(rules.players, rules.n_codes)
+        self.unseen_at, self.codes = off["unseen"], rules.n_codes
 
     def __call__(self, vec: np.ndarray, legal: np.ndarray) -> np.ndarray:
         mine = vec[observation.VIEWS_AT: observation.VIEWS_AT + 6].astype(np.int64)
-        unseen = vec[self.unseen_at: self.unseen_at + 14]
+        unseen = vec[self.unseen_at: self.unseen_at + self.codes]
         mean_unseen = float(unseen @ self.points / unseen.sum()) if unseen.sum() > 0 else 0.0
         top, held = int(vec[observation.TOP_AT]), int(vec[observation.HELD_AT])
         face_down = int((mine < 0).sum())

@@ -70,7 +70,7 @@ HOUSE_VARIANTS: dict[str, Rules] = {
     "house: no opening flips, endgame flips, knock early, every scoring rule": Rules(
         initial_flips=0, discard_and_flip="endgame", knock_early=True, knock_penalty=True, knock_bonus=True,
         underdog_bonus=True, tied_shame=True, blackjack=True, super_kings=True, ten_penny=True, wolfpack=True,
-        holes=2),
+        one_eyed_jacks=True, holes=2),
     "house: 4 players, last turn, one opening flip, knock early, reveal, eagle eye": Rules(
         players=4, end="one_last_turn", initial_flips=1, knock_early=True, reveal_instead_of_draw=True,
         jokers="minus2", eagle_eye=True, knock_penalty=True, holes=2),
@@ -401,13 +401,12 @@ def unseen_deck_indices(view, first: int, stock_size: int, stock_known_total: in
 
 
 def _unseen_in(pub: np.ndarray, rules: Rules) -> list[int]:
-    from golfsim.core.cards import NUM_RANKS
     from golfsim.core.spec import FIRST, R_OFF_STOCK_KNOWN, R_OFF_VIEW, STOCK_N
 
     packed = rules.pack()
     ov, ok = int(packed[R_OFF_VIEW]), int(packed[R_OFF_STOCK_KNOWN])
     view = pub[ov: ov + 6 * rules.players].reshape(rules.players, 6)
-    return unseen_deck_indices(view, int(pub[FIRST]), int(pub[STOCK_N]), int(pub[ok: ok + NUM_RANKS].sum()),
+    return unseen_deck_indices(view, int(pub[FIRST]), int(pub[STOCK_N]), int(pub[ok: ok + rules.n_codes].sum()),
                                rules.n_cards)
 
 

@@ -7,11 +7,13 @@ The only thing it takes from ``golfsim`` is a ``Rules`` object, read as a plain 
 ``jokers``, ``opening_flips``, ``reveal_instead_of_draw``, ``discard_and_flip``, ``end``, ``twos_pair``,
 ``four_of_a_kind_bonus``, ``turn_cap`` and the house rules ``initial_flips``, ``knock_penalty``, ``knock_bonus``,
 ``underdog_bonus``, ``tied_shame``, ``blackjack``, ``super_kings``, ``ten_penny``, ``wolfpack``, ``eagle_eye``,
-``knock_early``); points and the pack are worked out here from those options. The house rules are written from the
-web game's rules document and code (adlee-was-taken/golfgame, ``server/RULES.md``, ``server/game.py``) as
-docs/RULES.md "House rules" retells them, not from golfsim's engine.
+``one_eyed_jacks``, ``knock_early``); points and the pack are worked out here from those options. The house rules
+are written from the web game's rules document and code (adlee-was-taken/golfgame, ``server/RULES.md``,
+``server/game.py``) as docs/RULES.md "House rules" retells them, not from golfsim's engine.
 
-Cards are rank codes: 0 joker, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king. A layout is six codes; positions 0, 1, 2
+Cards are rank codes: 0 joker, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king; with ``one_eyed_jacks`` the jacks of
+hearts and spades are code 14 (two per deck, the other two jacks stay 11): worth 0, but a jack when ranks are
+compared (a column of a 14 and an 11 is a pair of jacks). A layout is six codes; positions 0, 1, 2
 are the top row and 3, 4, 5 the bottom row, so column ``i`` holds positions ``i`` and ``i + 3``.
 
 Actions (one flat space of 28 ids):
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 # ---------------------------------------------------------------- card codes, actions, phases
 JOKER, ACE, TWO, JACK, QUEEN, KING = 0, 1, 2, 11, 12, 13
 NUM_RANKS = 14
+ONE_EYED_JACK = 14  # the jack of hearts or of spades, only with one_eyed_jacks
 
 TAKE_DISCARD = 0  # + position
 DRAW_STOCK = 6
@@ -62,8 +65,18 @@ JOKER_POINTS = {"minus2": -2, "minus5": -5, "minus3": -3, "zero": 0}
 
 
 # ---------------------------------------------------------------- points, pack, scoring
+def rank(card: int) -> int:
+    """The rank a card code stands for: a one-eyed jack is a jack."""
+    return JACK if card == ONE_EYED_JACK else card
+
+
+def card_codes(rules) -> range:
+    """The card codes of the pack: 0..13, and 14 with ``one_eyed_jacks``."""
+    return range(NUM_RANKS + 1 if rules.one_eyed_jacks else NUM_RANKS)
+
+
 def card_points(rules) -> dict[int, int]:
-    """Points of every rank code 0..13 (the joker's entry is 0 when the pack has no jokers)."""
+    """Points of every card code (the joker's entry is 0 when the pack has no jokers)."""
     points = {ACE: 1, TWO: -2, JACK: 10, QUEEN: 10, KING: 0}
     for pips in range(3, 11):
         points[pips] = pips
@@ -76,13 +89,18 @@ def card_points(rules) -> dict[int, int]:
         points[KING] = -2
     if rules.ten_penny:
         points[10] = 1
+    if rules.one_eyed_jacks:
+        points[ONE_EYED_JACK] = 0
     return dict(sorted(points.items()))
 
 
 def deck_composition(rules) -> dict[int, int]:
-    """Copies of every rank code 0..13 in the pack: four per deck, plus two jokers per deck when jokers are in."""
-    copies = {rank: 4 * rules.decks for rank in range(1, NUM_RANKS)}
+    """Copies of every card code in the pack: four per deck, plus two jokers per deck when jokers are in; with
+    ``one_eyed_jacks`` two of each deck's four jacks are one-eyed."""
+    copies = {code: 4 * rules.decks for code in range(1, NUM_RANKS)}
     copies[JOKER] = 2 * rules.decks if rules.jokers != "none" else 0
+    if rules.one_eyed_jacks:
+        copies[JACK] = copies[ONE_EYED_JACK] = 2 * rules.decks
     return dict(sorted(copies.items()))
 
 
@@ -91,24 +109,25 @@ def pack_size(rules) -> int:
     return sum(deck_composition(rules).values())
 
 
-def _check_layout(cards) -> list[int]:
+def _check_layout(cards, rules) -> list[int]:
     cards = [operator.index(card) for card in cards]
     if len(cards) != 6:
         raise ValueError(f"a layout has six cards, got {len(cards)}: {cards}")
     for card in cards:
-        if not 0 <= card < NUM_RANKS:
-            raise ValueError(f"{card} is not a rank code (0 joker .. 13 king)")
+        if card not in card_codes(rules):
+            raise ValueError(f"{card} is not a rank code (0 joker .. 13 king; 14, a one-eyed jack, only with "
+                             f"one_eyed_jacks)")
     return cards
 
 
 def column_scores(cards, rules) -> list[int]:
     """Score of each column (top card at position i, bottom card at i + 3); no four-of-a-kind bonus."""
-    cards = _check_layout(cards)
+    cards = _check_layout(cards, rules)
     points = card_points(rules)
     scores = []
     for column in range(3):
         top, bottom = cards[column], cards[column + 3]
-        if top != bottom:
+        if rank(top) != rank(bottom):
             scores.append(points[top] + points[bottom])
         elif top == TWO and rules.twos_pair == "keep_negative":
             scores.append(2 * points[TWO])
@@ -121,9 +140,10 @@ def column_scores(cards, rules) -> list[int]:
 
 def score_layout(cards, rules) -> int:
     """Deal score of a fully known layout: the three columns, plus the bonus once per rank paired in 2+ columns."""
-    cards = _check_layout(cards)
+    cards = _check_layout(cards, rules)
     total = sum(column_scores(cards, rules))
-    paired_columns = Counter(cards[column] for column in range(3) if cards[column] == cards[column + 3])
+    paired_columns = Counter(rank(cards[column]) for column in range(3)
+                             if rank(cards[column]) == rank(cards[column + 3]))
     for columns in paired_columns.values():  # how many columns each paired rank fills
         if columns >= 2:
             total += rules.four_of_a_kind_bonus
@@ -185,10 +205,10 @@ class ReferenceDeal:
         if len(deck) != pack_size(rules):
             raise ValueError(f"the deck must have {pack_size(rules)} cards for these rules, got {len(deck)}")
         counts = Counter(deck)
-        for rank in sorted(counts.keys() | composition.keys()):
-            if counts.get(rank, 0) != composition.get(rank, 0):
-                raise ValueError(f"the deck is not a permutation of the pack: it has {counts.get(rank, 0)} "
-                                 f"card(s) of rank code {rank}, the pack has {composition.get(rank, 0)}")
+        for code in sorted(counts.keys() | composition.keys()):
+            if counts.get(code, 0) != composition.get(code, 0):
+                raise ValueError(f"the deck is not a permutation of the pack: it has {counts.get(code, 0)} "
+                                 f"card(s) of card code {code}, the pack has {composition.get(code, 0)}")
         first_player = operator.index(first_player)
         if not 0 <= first_player < self.players:
             raise ValueError(f"first_player must be 0..{self.players - 1}, got {first_player}")
@@ -210,8 +230,8 @@ class ReferenceDeal:
         self.final_left = -1
         self.end_reason = RUNNING
         self.recycles = 0
-        self.unseen = [composition[rank] for rank in range(NUM_RANKS)]
-        self.stock_known = [0] * NUM_RANKS
+        self.unseen = [composition[code] for code in card_codes(rules)]
+        self.stock_known = [0] * len(card_codes(rules))
         self.opening_first_flip = -1  # the current player's first opening flip, while they make their second
         self._see(self.discard[-1])
         if rules.initial_flips == 0:

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from golfsim.core.cards import HIDDEN, NUM_RANKS, parse_card, rank_name
+from golfsim.core.cards import HIDDEN, NUM_CODES, check_one_eyed, parse_card, rank_name
 from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     CURRENT,
@@ -256,11 +256,16 @@ class Position:
             raise PositionError(f"opp {out[0] + 1}: all six cards face up: with end=immediate the deal is over "
                                 "(--end one-last-turn if you are taking a last turn)")
         counts = rules.card_counts()
-        used = np.zeros(NUM_RANKS, dtype=np.int64)
-        for c in [*self.me, *(c for layout in self.opponents for c in layout), *self.discard, self.drawn]:
+        used = np.zeros(NUM_CODES, dtype=np.int64)
+        cards = [*self.me, *(c for layout in self.opponents for c in layout), *self.discard, self.drawn]
+        try:
+            check_one_eyed(cards, rules.one_eyed_jacks)
+        except ValueError as e:
+            raise PositionError(str(e)) from None
+        for c in cards:
             if c >= 0:
                 used[c] += 1
-        for r in range(NUM_RANKS):
+        for r in range(NUM_CODES):
             if used[r] > counts[r]:
                 held = f"{rules.decks} deck(s)" + ("" if r else f" with jokers={rules.jokers}")
                 raise PositionError(f"{used[r]} cards of rank {rank_name(r)} are showing, but {held} hold only "
@@ -322,7 +327,7 @@ class Position:
             if c >= 0:
                 unseen[c] -= 1
         ou = int(packed[R_OFF_UNSEEN])
-        pub[ou: ou + NUM_RANKS] = unseen
+        pub[ou: ou + rules.n_codes] = unseen[:rules.n_codes]
         pub[UNSEEN_CARDS] = int(unseen.sum())
         pub[UNSEEN_POINTS] = int(unseen @ rules.points())
         return pub

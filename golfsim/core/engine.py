@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.core.cards import JACK, JOKER, NUM_RANKS, TWO
+from golfsim.core.cards import JACK, JOKER, ONE_EYED_JACK, TWO
 from golfsim.core.rng import below
 from golfsim.core.spec import (
     CURRENT,
@@ -39,6 +39,7 @@ from golfsim.core.spec import (
     PLACE_DRAWN,
     PLAYERS,
     R_BLACKJACK,
+    R_CODES,
     R_COUNTS,
     R_DECK_POINTS,
     R_DISCARD_FLIP,
@@ -105,7 +106,7 @@ def _reset_public(pub, rules, hole, first, totals):
     for i in range(6 * players):
         pub[ov + i] = -1
     ou = rules[R_OFF_UNSEEN]
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         pub[ou + r] = rules[R_COUNTS + r]
     pub[UNSEEN_CARDS] = rules[R_NCARDS]
     pub[UNSEEN_POINTS] = rules[R_DECK_POINTS]
@@ -180,7 +181,7 @@ def deal_shuffled(pub, hid, rules, deal_rng, hole, first, totals):
     n = rules[R_NCARDS]
     hs = rules[R_HID_STOCK]
     i = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):  # code 14 (one_eyed_jacks) last, so the pack without it is as it always was
         for _ in range(rules[R_COUNTS + r]):
             hid[hs + i] = r
             i += 1
@@ -206,7 +207,7 @@ def shuffled_deck(rules, deal_rng):
     n = rules[R_NCARDS]
     deck = np.empty(n, dtype=np.int16)
     i = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         for _ in range(rules[R_COUNTS + r]):
             deck[n - 1 - i] = r
             i += 1
@@ -475,9 +476,23 @@ def apply_action(pub, hid, rules, deal_rng, action):
 
 # ---------------------------------------------------------------- scoring
 @leaf
+def rank_of(card):
+    """The rank of a card code: a one-eyed jack (code 14, ``one_eyed_jacks``) is a jack (11), every other code is its
+    own rank. Pairs, four of a kind and wolfpack compare ranks; points are by code."""
+    return JACK if card == ONE_EYED_JACK else card
+
+
+@leaf
+def same_rank(a, b):
+    """Whether card codes ``a`` and ``b`` are of one rank (a column of them is a pair)."""
+    return rank_of(a) == rank_of(b)
+
+
+@leaf
 def column_score(a, b, rules):
-    """Score of one column with top card ``a`` and bottom card ``b`` (no bonus)."""
-    if a == b:
+    """Score of one column with top card ``a`` and bottom card ``b`` (no bonus): a pair of one rank scores 0 (a
+    one-eyed jack pairs with any jack), but for the pair rules of twos and eagle_eye jokers."""
+    if same_rank(a, b):
         if a == TWO and rules[R_TWOS_KEEP] == 1:
             return 2 * rules[R_POINTS + TWO]
         if a == JOKER and rules[R_EAGLE_EYE] == 1:
@@ -498,9 +513,10 @@ def score_cards(cards, base, rules):
         a = cards[base + c]
         b = cards[base + c + 3]
         total += column_score(a, b, rules)
-        if a == b:
-            pairs |= (a + 1) << (5 * c)
-            if a == JACK:
+        if same_rank(a, b):
+            r = rank_of(a)
+            pairs |= (r + 1) << (5 * c)
+            if r == JACK:
                 jack_pairs += 1
     if jack_pairs >= 2 and rules[R_WOLFPACK] == 1:
         total += WOLFPACK_BONUS

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from golfsim.core.cards import JOKER, KING, NUM_RANKS, TWO, parse_card, rank_name
+from golfsim.core.cards import JACK, JOKER, KING, NUM_CODES, NUM_RANKS, ONE_EYED_JACK, TWO, parse_card, rank_name
 from golfsim.core.spec import (
     DISCARD_AND_FLIP,
     END_MODES,
@@ -21,6 +21,7 @@ from golfsim.core.spec import (
     OPENING_FLIPS,
     PUB_HEADER,
     R_BLACKJACK,
+    R_CODES,
     R_COUNTS,
     R_DECK_POINTS,
     R_DECKS,
@@ -61,7 +62,7 @@ JOKERS = ("none", "minus2", "minus5", "minus3", "zero")
 _JOKER_VALUE = {"minus2": -2, "minus5": -5, "minus3": -3, "zero": 0}
 
 HOUSE_FLAGS = ("knock_penalty", "knock_bonus", "underdog_bonus", "tied_shame", "blackjack", "super_kings",
-               "ten_penny", "wolfpack", "eagle_eye", "knock_early")
+               "ten_penny", "wolfpack", "eagle_eye", "one_eyed_jacks", "knock_early")
 """The on/off house rules of the web game (docs/RULES.md, "House rules"), by that game's option names."""
 HOUSE_OPTIONS = ("initial_flips", *HOUSE_FLAGS)
 """Every house-rule field of [`Rules`][golfsim.core.rules.Rules] (``flip_mode`` is not one: it is
@@ -82,6 +83,7 @@ HOUSE_MEANINGS = {
     "ten_penny": "tens are worth 1",
     "wolfpack": "all four jacks as two column pairs: -20 (adds to four_of_a_kind_bonus)",
     "eagle_eye": "jokers +2 alone, -4 as a column pair (needs jokers)",
+    "one_eyed_jacks": "the jacks of hearts and spades (J0) are worth 0; they still pair with any jack",
     "knock_early": "with one or two cards face down, a turn may turn them all up and go out",
 }
 """The ``--house`` names (the web game's option names) and what each does, for ``golfsim rules``."""
@@ -190,7 +192,7 @@ class Rules:
         House rule: cards each player turns up at the start, 0, 1 or 2 (the default); fewer than two needs
         ``opening_flips="any"``.
     knock_penalty, knock_bonus, underdog_bonus, tied_shame, blackjack, super_kings, ten_penny, wolfpack, eagle_eye, \
-knock_early : bool
+one_eyed_jacks, knock_early : bool
         House rules of the web game, by its option names, all off by default (docs/RULES.md, "House rules").
         ``discard_and_flip="endgame"`` is its ``flip_mode=endgame``.
     """
@@ -216,6 +218,7 @@ knock_early : bool
     ten_penny: bool = False
     wolfpack: bool = False
     eagle_eye: bool = False
+    one_eyed_jacks: bool = False
     knock_early: bool = False
 
     def __post_init__(self):
@@ -278,9 +281,15 @@ knock_early : bool
         """Cards in the shuffled pack."""
         return self.decks * (52 + self.jokers_per_deck)
 
+    @property
+    def n_codes(self) -> int:
+        """Card codes in play: 15 with ``one_eyed_jacks`` (code 14 is a one-eyed jack), else the 14 ranks."""
+        return NUM_CODES if self.one_eyed_jacks else NUM_RANKS
+
     def points(self) -> np.ndarray:
-        """Point value of each rank code (index 0 is the joker), as an int32 array of length 14."""
-        pts = np.array([0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0], dtype=np.int32)
+        """Point value of each card code (index 0 is the joker, 14 a one-eyed jack: 0), as an int32 array of length
+        ``NUM_CODES`` (15)."""
+        pts = np.array([0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, 0], dtype=np.int32)
         if self.jokers != "none":
             pts[JOKER] = 2 if self.eagle_eye else _JOKER_VALUE[self.jokers]
         if self.jokers == "minus2":
@@ -292,9 +301,12 @@ knock_early : bool
         return pts
 
     def card_counts(self) -> np.ndarray:
-        """Copies of each rank code in the pack, as an int32 array of length 14."""
-        counts = np.full(NUM_RANKS, 4 * self.decks, dtype=np.int32)
+        """Copies of each card code in the pack, as an int32 array of length ``NUM_CODES`` (15): four of each rank
+        per deck, the jokers, and with ``one_eyed_jacks`` two of a deck's jacks as code 14 (none without it)."""
+        counts = np.full(NUM_CODES, 4 * self.decks, dtype=np.int32)
         counts[0] = self.jokers_per_deck * self.decks
+        counts[ONE_EYED_JACK] = 2 * self.decks if self.one_eyed_jacks else 0
+        counts[JACK] -= counts[ONE_EYED_JACK]
         return counts
 
     def check_deck(self, deck) -> np.ndarray:
@@ -316,13 +328,14 @@ knock_early : bool
         codes = [parse_card(c) if isinstance(c, str) else c for c in np.asarray(deck, dtype=object).reshape(-1)]
         if np.ndim(deck) != 1 or len(codes) != self.n_cards:
             raise ValueError(f"{what}; got {len(codes)} cards, not all {self.n_cards} cards")
-        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < NUM_RANKS
+        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < self.n_codes
                for c in codes):
-            raise ValueError(f"{what}; entries are rank codes 0..13 or card names (A, 2-10, J, Q, K, X)")
-        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_RANKS)
+            raise ValueError(f"{what}; entries are rank codes 0..13 or card names (A, 2-10, J, Q, K, X), and with "
+                             f"one_eyed_jacks 14 or J0 for a one-eyed jack")
+        got = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_CODES)
         want = self.card_counts()
         if not np.array_equal(got, want):
-            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_RANKS)
+            diff = ", ".join(f"{rank_name(r)}: {got[r]} instead of {want[r]}" for r in range(NUM_CODES)
                              if got[r] != want[r])
             raise ValueError(f"{what}: not the pack these rules use ({diff})")
         return np.asarray(codes, dtype=HID_DTYPE)
@@ -387,13 +400,13 @@ knock_early : bool
         r[R_OFF_TOTALS] = PUB_HEADER
         r[R_OFF_VIEW] = PUB_HEADER + p
         r[R_OFF_UNSEEN] = PUB_HEADER + p + 6 * p
-        r[R_OFF_STOCK_KNOWN] = r[R_OFF_UNSEEN] + NUM_RANKS
-        r[R_OFF_DISCARD] = r[R_OFF_STOCK_KNOWN] + NUM_RANKS
+        r[R_OFF_STOCK_KNOWN] = r[R_OFF_UNSEEN] + self.n_codes
+        r[R_OFF_DISCARD] = r[R_OFF_STOCK_KNOWN] + self.n_codes
         r[R_PUB_SIZE] = r[R_OFF_DISCARD] + n
         r[R_HID_STOCK] = 6 * p
         r[R_HID_SIZE] = 6 * p + n + 1  # the last slot is the lazy shuffle's cursor
-        r[R_POINTS : R_POINTS + NUM_RANKS] = self.points()
-        r[R_COUNTS : R_COUNTS + NUM_RANKS] = self.card_counts()
+        r[R_POINTS : R_POINTS + NUM_CODES] = self.points()
+        r[R_COUNTS : R_COUNTS + NUM_CODES] = self.card_counts()
         r[R_DECK_POINTS] = int(self.points() @ self.card_counts())
         r[R_INITIAL_FLIPS] = self.initial_flips
         r[R_KNOCK_PENALTY] = int(self.knock_penalty)
@@ -404,6 +417,7 @@ knock_early : bool
         r[R_WOLFPACK] = int(self.wolfpack)
         r[R_EAGLE_EYE] = int(self.eagle_eye)
         r[R_KNOCK_EARLY] = int(self.knock_early)
+        r[R_CODES] = self.n_codes
         r[R_HOLE_RULES] = int(self.knock_penalty or self.knock_bonus or self.underdog_bonus or self.tied_shame
                               or self.blackjack)
         return r

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from golfsim.core.cards import JOKER, format_layout, parse_layout, rank_name
-from golfsim.core.engine import column_score, score_cards
+from golfsim.core.cards import JOKER, NUM_CODES, check_one_eyed, format_layout, parse_layout, rank_name
+from golfsim.core.engine import column_score, rank_of, score_cards
 from golfsim.core.rules import Rules
 
 
@@ -34,8 +34,9 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
     """
     rules = Rules() if rules is None else rules
     cards = parse_layout(layout) if isinstance(layout, str) else [int(c) for c in layout]
-    if len(cards) != 6 or any(not 0 <= c <= 13 for c in cards):
-        raise ValueError("a layout is six rank codes 0..13 (or text like '8 K 2 / 8 Q 3')")
+    if len(cards) != 6 or any(not 0 <= c < NUM_CODES for c in cards):
+        raise ValueError("a layout is six card codes 0..14 (or text like '8 K 2 / 8 Q 3')")
+    check_one_eyed(cards, rules.one_eyed_jacks)
     if JOKER in cards and rules.jokers == "none":
         raise ValueError("the layout has a joker (X) but the rules have none; choose --jokers minus2, minus5, "
                          "minus3 or zero")
@@ -46,9 +47,10 @@ def score_layout(layout, rules: Rules | None = None) -> dict:
     for c in range(3):
         top, bottom = cards[c], cards[c + 3]
         pts = int(column_score(top, bottom, packed))
-        if top == bottom:
-            why = f"pair of {rank_name(top)}" + (" scores 0" if not pts else f" scores {pts} (eagle_eye)"
-                                                 if top == JOKER and rules.eagle_eye else " keeps its value")
+        if rank_of(top) == rank_of(bottom):
+            pair = rank_name(top) if top == bottom else f"jacks ({rank_name(top)} and {rank_name(bottom)})"
+            why = f"pair of {pair}" + (" scores 0" if not pts else f" scores {pts} (eagle_eye)"
+                                       if top == JOKER and rules.eagle_eye else " keeps its value")
         else:
             why = f"{points[top]} + {points[bottom]}".replace("+ -", "- ")
         columns.append({"column": c + 1, "top": rank_name(top), "bottom": rank_name(bottom), "points": pts, "why": why})

@@ -5,14 +5,18 @@ variants it describes below. ``docs/RULES.md`` is the rules document it implemen
 
 Card codes
 ----------
-A card is its rank (suits never matter): 0 joker ``X``, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king.
-``HIDDEN`` (-1) is a face-down card in a view. Positions 0, 1, 2 are a layout's top row left to right and
-3, 4, 5 its bottom row; column ``i`` holds positions ``i`` and ``i + 3``.
+A card is its rank (suits never matter): 0 joker ``X``, 1 ace, 2..10 pips, 11 jack, 12 queen, 13 king; with the
+house rule ``one_eyed_jacks`` the jacks of hearts and spades are code 14 (``ONE_EYED_JACK``, ``J0``), a jack in every
+comparison of ranks (pairs, four of a kind, wolfpack: ``engine.rank_of``) but with its own points. The codes in play
+are ``0 .. rules[R_CODES] - 1`` (``R_CODES`` is 15 with ``one_eyed_jacks``, else 14); with the rule each deck has two
+code-11 and two code-14 jacks. ``HIDDEN`` (-1) is a face-down card in a view. Positions 0, 1, 2 are a layout's top
+row left to right and 3, 4, 5 its bottom row; column ``i`` holds positions ``i`` and ``i + 3``.
 
-Points (``Rules.points()``): A 1, 2 -2, 3..10 face value, J 10, Q 10, K 0, joker by ``jokers``:
+Points (``Rules.points()``): A 1, 2 -2, 3..10 face value, J 10, Q 10, K 0, one-eyed jack 0, joker by ``jokers``:
 ``minus2`` makes jokers -2 and twos +2; ``minus5``/``minus3``/``zero`` make jokers -5/-3/0 and keep twos at -2.
-A column of two equal ranks scores 0 (with ``twos_pair="keep_negative"`` a pair of twos scores twice the two's value);
-otherwise the column scores the sum of its two cards. ``four_of_a_kind_bonus`` is added once for each rank that pairs
+A column of two equal ranks (a one-eyed jack and a jack are equal ranks) scores 0 (with
+``twos_pair="keep_negative"`` a pair of twos scores twice the two's value); otherwise the column scores the sum of
+its two cards. ``four_of_a_kind_bonus`` is added once for each rank that pairs
 in two or more columns.
 
 Phases and actions
@@ -64,16 +68,18 @@ in the one-last-turn circuit), END_REASON (0 running), RECYCLES, FIRST, HOLE, PL
 current player's first opening flip, else -1), LAST_ACTION (-1), UNSEEN_CARDS and UNSEEN_POINTS (how many cards
 nobody has seen and their point sum: running totals of ``unseen`` kept so that agents need not add it up). Then, at
 offsets stored in the packed rules (``rules[R_OFF_TOTALS]``, ``rules[R_OFF_VIEW]``, ...): ``totals[P]`` (game totals
-before this hole), ``view[P*6]`` (face-up ranks, HIDDEN for face-down; player ``p``'s position ``k`` is at
-``rules[R_OFF_VIEW] + 6 * p + k``), ``unseen[14]`` (how many of each rank nobody has seen face up: in face-down
-positions or in the never-seen part of the stock), ``stock_known[14]`` (composition of the stock cards that are known
+before this hole), ``view[P*6]`` (face-up card codes, HIDDEN for face-down; player ``p``'s position ``k`` is at
+``rules[R_OFF_VIEW] + 6 * p + k``), ``unseen[C]`` (how many of each card code nobody has seen face up: in face-down
+positions or in the never-seen part of the stock; ``C = rules[R_CODES]``, 14, or 15 with ``one_eyed_jacks``),
+``stock_known[C]`` (composition of the stock cards that are known
 because they were recycled), ``discard[N]`` (bottom first). After the first recycle the whole stock is known cards,
 so a stock draw's distribution is ``stock_known`` then, else ``unseen``. ``rules[R_PUB_SIZE]`` is the array's length.
 
 Packed rules (``rules``, int32, ``Rules.pack()``): the options at ``R_PLAYERS`` .. ``R_TURN_CAP`` (string options as
 the index of their name in ``OPENING_FLIPS``, ``DISCARD_AND_FLIP``, ``END_MODES``, ``TWOS_PAIR``), the ``pub`` and
-``hid`` offsets and sizes, each rank's points at ``R_POINTS + rank``, its copies in the pack at ``R_COUNTS + rank``,
-and the pack's point sum at ``R_DECK_POINTS``.
+``hid`` offsets and sizes, each card code's points at ``R_POINTS + code``, its copies in the pack at
+``R_COUNTS + code`` (``NUM_CODES`` entries each, 0 copies of a code not in play), the pack's point sum at
+``R_DECK_POINTS`` and the number of codes in play at ``R_CODES``.
 
 Hidden state (``hid``, int16): ``layout[P*6]`` (true ranks), ``stock[N]`` with the top at ``STOCK_N - 1``, and a
 cursor: the stock is shuffled lazily, one Fisher-Yates step each time a card comes off the top, which draws the same
@@ -102,7 +108,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from golfsim.core.cards import NUM_RANKS
+from golfsim.core.cards import NUM_CODES
 
 # ---------------------------------------------------------------- actions
 TAKE_DISCARD = 0
@@ -163,9 +169,9 @@ R_OFF_DISCARD = 16
 R_PUB_SIZE = 17
 R_HID_STOCK = 18
 R_HID_SIZE = 19
-R_POINTS = 20  # 14 entries, by rank code
-R_COUNTS = R_POINTS + NUM_RANKS  # 14 entries: copies of each rank in the full deck
-R_DECK_POINTS = R_COUNTS + NUM_RANKS  # point sum of the full deck: UNSEEN_POINTS at the start of a deal
+R_POINTS = 20  # NUM_CODES entries, by card code
+R_COUNTS = R_POINTS + NUM_CODES  # NUM_CODES entries: copies of each card code in the full deck
+R_DECK_POINTS = R_COUNTS + NUM_CODES  # point sum of the full deck: UNSEEN_POINTS at the start of a deal
 # the house rules (docs/RULES.md, "House rules"): 0 off, 1 on, except R_INITIAL_FLIPS (0, 1 or 2)
 R_INITIAL_FLIPS = R_DECK_POINTS + 1
 R_KNOCK_PENALTY = R_INITIAL_FLIPS + 1
@@ -177,7 +183,8 @@ R_WOLFPACK = R_BLACKJACK + 1
 R_EAGLE_EYE = R_WOLFPACK + 1
 R_KNOCK_EARLY = R_EAGLE_EYE + 1
 R_HOLE_RULES = R_KNOCK_EARLY + 1  # 1 when any rule that looks at the whole table's scores is on (a fast skip)
-RULES_SIZE = R_HOLE_RULES + 1
+R_CODES = R_HOLE_RULES + 1  # card codes in play: 15 with one_eyed_jacks (its code 14), else 14
+RULES_SIZE = R_CODES + 1
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 """Seats at a table; ``MAX_PLAYERS`` also sizes the kernels' per-seat arrays."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from golfsim.core.cards import NUM_RANKS
+from golfsim.core.cards import NUM_CODES
 from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
@@ -27,6 +27,7 @@ from golfsim.core.spec import (
     PHASE,
     PLAYERS,
     PUB_DTYPE,
+    R_CODES,
     R_COUNTS,
     R_NCARDS,
     R_OFF_DISCARD,
@@ -48,7 +49,7 @@ _HEADER_RANGES = (
     (PHASE, "PHASE", lambda p, n: 0, lambda p, n: DONE),
     (CURRENT, "CURRENT", lambda p, n: 0, lambda p, n: p - 1),
     (FIRST, "FIRST", lambda p, n: 0, lambda p, n: p - 1),
-    (HELD, "HELD", lambda p, n: -1, lambda p, n: NUM_RANKS - 1),
+    (HELD, "HELD", lambda p, n: -1, lambda p, n: NUM_CODES - 1),
     (TURN, "TURN", lambda p, n: 0, lambda p, n: INT32_MAX),
     (STOCK_N, "STOCK_N", lambda p, n: 0, lambda p, n: n - 6 * p - 1),
     (DISCARD_N, "DISCARD_N", lambda p, n: 1, lambda p, n: n - 6 * p),
@@ -141,17 +142,21 @@ def check_pub(pub, rules, *, name: str = "pub", extra: int = 0) -> np.ndarray:
         raise ValueError(f"{name} counts {int(pub[STOCK_N])} stock and {int(pub[DISCARD_N])} discards, more than "
                          f"the {cards} cards of the pack leave after the layouts")
     ov, ou, ok, od = (int(packed[i]) for i in (R_OFF_VIEW, R_OFF_UNSEEN, R_OFF_STOCK_KNOWN, R_OFF_DISCARD))
+    codes = int(packed[R_CODES])
     view = pub[ov: ov + 6 * players]
-    if view.min() < -1 or view.max() >= NUM_RANKS:
-        raise ValueError(f"{name} shows a card that is not a rank code (-1 face down, 0..13) in a layout")
-    counts = packed[R_COUNTS: R_COUNTS + NUM_RANKS]
+    if view.min() < -1 or view.max() >= codes:
+        raise ValueError(f"{name} shows a card that is not a rank code (-1 face down, 0..{codes - 1}; 14 is a "
+                         f"one-eyed jack, with one_eyed_jacks) in a layout")
+    if int(pub[HELD]) >= codes:
+        raise ValueError(f"{name} holds a card that is not a card code 0..{codes - 1} of these rules")
+    counts = packed[R_COUNTS: R_COUNTS + codes]
     for label, offset in (("unseen", ou), ("stock_known", ok)):
-        part = pub[offset: offset + NUM_RANKS]
+        part = pub[offset: offset + codes]
         if (part < 0).any() or (part > counts).any():
             raise ValueError(f"{name}'s {label} counts must be from 0 to the copies of each rank in the pack")
     pile = pub[od: od + int(pub[DISCARD_N])]
-    if pile.min() < 0 or pile.max() >= NUM_RANKS:
-        raise ValueError(f"{name}'s discard pile holds a card that is not a rank code 0..13")
+    if pile.min() < 0 or pile.max() >= codes:
+        raise ValueError(f"{name}'s discard pile holds a card that is not a card code 0..{codes - 1}")
     return pub
 
 

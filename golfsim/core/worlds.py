@@ -36,12 +36,13 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim._numba.stack import stack_float64, stack_int16, stack_like, stack_uint64  # noqa: F401 -- re-exported
-from golfsim.core.cards import NUM_RANKS
+from golfsim.core.cards import NUM_CODES
 from golfsim.core.rng import below
 from golfsim.core.rules import (
     MAX_DECKS,
     MAX_PLAYERS,
     PUB_HEADER,
+    R_CODES,
     R_HID_SIZE,
     R_HID_STOCK,
     R_NCARDS,
@@ -55,7 +56,7 @@ from golfsim.core.spec import RECYCLES, STOCK_N
 
 MAX_CARDS = MAX_DECKS * 54
 """Most cards a pack can hold (eight decks with jokers)."""
-MAX_PUB_SIZE = PUB_HEADER + MAX_PLAYERS * 7 + 2 * NUM_RANKS + MAX_CARDS
+MAX_PUB_SIZE = PUB_HEADER + MAX_PLAYERS * 7 + 2 * NUM_CODES + MAX_CARDS
 """Length of the largest ``pub`` (``rules[R_PUB_SIZE]`` is never more)."""
 MAX_HID_SIZE = 6 * MAX_PLAYERS + MAX_CARDS + 1
 """Length of the largest ``hid``."""
@@ -73,10 +74,10 @@ def _take_random(pool, m, rng, stream):
 
 
 @leaf
-def _fill_pool(pub, offset, pool):
-    """Write the ranks counted at ``pub[offset:offset + 14]`` into ``pool``; return how many."""
+def _fill_pool(pub, rules, offset, pool):
+    """Write the card codes counted at ``pub[offset:offset + rules[R_CODES]]`` into ``pool``; return how many."""
     m = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         for _ in range(pub[offset + r]):
             pool[m] = r
             m += 1
@@ -106,7 +107,7 @@ def determinize(pub, rules, rng, stream, hid, pool):
     players = rules[R_PLAYERS]
     ov = rules[R_OFF_VIEW]
     hs = rules[R_HID_STOCK]
-    m = _fill_pool(pub, rules[R_OFF_UNSEEN], pool)
+    m = _fill_pool(pub, rules, rules[R_OFF_UNSEEN], pool)
     drawn = 0
     for i in range(6 * players):
         card = pub[ov + i]
@@ -116,7 +117,7 @@ def determinize(pub, rules, rng, stream, hid, pool):
             drawn += 1
         hid[i] = card
     if pub[RECYCLES] > 0:
-        m = _fill_pool(pub, rules[R_OFF_STOCK_KNOWN], pool)
+        m = _fill_pool(pub, rules, rules[R_OFF_STOCK_KNOWN], pool)
     stock_n = pub[STOCK_N]
     for s in range(stock_n):
         hid[hs + s] = _take_random(pool, m, rng, stream)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from golfsim.core.cards import NUM_RANKS, format_layout, rank_name
+from golfsim.core.cards import format_layout, rank_name
 from golfsim.core.engine import stock_order
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
@@ -193,8 +193,9 @@ class GolfEnv:
         -------
         dict
             ``player``, ``phase``, ``current_player``, ``view`` (players x 6 ranks, -1 face down), ``discard``
-            (bottom first), ``top_discard``, ``stock_size``, ``unseen`` (14 counts of ranks nobody has seen),
-            ``stock_known`` (14 counts of the recycled stock), ``held`` (the drawn card, for the drawer only, else
+            (bottom first), ``top_discard``, ``stock_size``, ``unseen`` (a count per card code of the cards nobody
+            has seen: 14 ranks, 15 codes with ``one_eyed_jacks``), ``stock_known`` (those counts of the recycled
+            stock), ``held`` (the drawn card, for the drawer only, else
             None), ``totals``, ``hole``, ``turn``, ``action_mask`` (zeros when it is not ``player``'s decision)
             and ``observation``, the flat public int32 vector the compiled agents read (the held card is -1 for
             anyone but the drawer).
@@ -242,8 +243,8 @@ class GolfEnv:
             "face_up": [[int(v >= 0) for v in row] for row in view],
             "stock": [int(c) for c in stock_order(hid, self.packed, self.deal_rng, int(pub[STOCK_N]))],
             "discard": self.observe(0)["discard"],
-            "unseen": [int(c) for c in pub[ou: ou + NUM_RANKS]],
-            "stock_known": [int(c) for c in pub[ok: ok + NUM_RANKS]],
+            "unseen": [int(c) for c in pub[ou: ou + self.rules.n_codes]],
+            "stock_known": [int(c) for c in pub[ok: ok + self.rules.n_codes]],
         }
 
     def render(self, player: int | None = None) -> str:

@@ -703,7 +703,7 @@ class BatchedAgent:
         from golfsim.core.rng import uniform
         from golfsim.game.observation import encode, size
 
-        obs = np.zeros((1, size(self.rules.players)), dtype=np.float32)
+        obs = np.zeros((1, size(self.rules.players, self.rules.n_codes)), dtype=np.float32)
         encode(game.pub, game.packed, player, 1, obs[0])
         mask = np.zeros((1, NUM_ACTIONS), dtype=np.uint8)
         legal_mask(game.pub, game.packed, mask[0])

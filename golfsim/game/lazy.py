@@ -13,7 +13,6 @@ from collections.abc import MutableMapping
 
 import numpy as np
 
-from golfsim.core.cards import NUM_RANKS
 from golfsim.core.engine import legal_mask
 from golfsim.core.spec import (
     CURRENT,
@@ -126,11 +125,11 @@ class LazyObservation(MutableMapping):
 
     def _read_unseen(self):
         ou = int(self._packed[R_OFF_UNSEEN])
-        return self._flat[ou: ou + NUM_RANKS].astype(np.int64)
+        return self._flat[ou: ou + self._rules.n_codes].astype(np.int64)
 
     def _read_stock_known(self):
         ok = int(self._packed[R_OFF_STOCK_KNOWN])
-        return self._flat[ok: ok + NUM_RANKS].astype(np.int64)
+        return self._flat[ok: ok + self._rules.n_codes].astype(np.int64)
 
     def _read_held(self):
         return int(self._flat[HELD]) if self._mine and self._flat[PHASE] == HOLD else None

@@ -6,15 +6,16 @@ policy learned in one seat plays in any other. The one piece of ``pub`` that is 
 just drawn (``HELD``): only the drawer sees it, and the engine has already taken it off the public counts of unseen
 cards, so for anyone else the encoder puts it back there (or in the known stock after a recycle).
 
-Layout for ``P`` players (length ``56 + 7 * P``; all entries are whole numbers stored as float32)
+Layout for ``P`` players and ``C`` card codes (length ``14 + 3 * C + 7 * P``, ``C`` = ``Rules.n_codes``: 14 ranks, or
+15 codes with ``one_eyed_jacks``, whose code 14 is a one-eyed jack; all entries are whole numbers stored as float32)
 -------------------------------------------------------------------------------------------------
 =================  ======================================================================================
 index              entry
 =================  ======================================================================================
 0..3               phase one-hot: opening flips, start of a turn, holding a drawn card, flip after a throw
                    (all zero once the deal is over)
-4                  the drawn card you hold (rank code 0..13), -1 unless you drew it and must place or throw it
-5                  top discard (rank code)
+4                  the drawn card you hold (card code 0..C-1), -1 unless you drew it and must place or throw it
+5                  top discard (card code)
 6                  cards in the stock
 7                  cards in the discard pile
 8                  turn number
@@ -25,10 +26,10 @@ index              entry
 13                 position of the first opening flip of the player to move; -1 if none
 14 .. 14+6P        every layout, you first, then the players after you: rank codes, -1 face down
                    (positions 0, 1, 2 top row, 3, 4, 5 bottom row)
-next 14            unseen: copies of each rank code nobody has seen face up (face-down cards and the never-seen
+next C             unseen: copies of each card code nobody has seen face up (face-down cards and the never-seen
                    stock)
-next 14            known stock: copies of each rank code in a stock made of recycled (seen) cards
-next 14            discard pile: copies of each rank code in it (below the top its order never matters again:
+next C             known stock: copies of each card code in a stock made of recycled (seen) cards
+next C             discard pile: copies of each card code in it (below the top its order never matters again:
                    a card only leaves the pile from the top, or in a recycle, which shuffles)
 next P             game totals before this hole, you first
 =================  ======================================================================================
@@ -50,6 +51,7 @@ from golfsim.core.spec import (
     HOLD,
     OPEN_FIRST,
     PHASE,
+    R_CODES,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
     R_OFF_TOTALS,
@@ -75,33 +77,33 @@ OPEN_FIRST_AT = 13
 VIEWS_AT = 14
 
 
-def size(players: int) -> int:
-    """Length of the observation vector for ``players`` seats."""
-    return VIEWS_AT + 6 * players + 3 * NUM_RANKS + players
+def size(players: int, codes: int = NUM_RANKS) -> int:
+    """Length of the observation vector for ``players`` seats and ``codes`` card codes (``Rules.n_codes``)."""
+    return VIEWS_AT + 6 * players + 3 * codes + players
 
 
-def offsets(players: int) -> dict[str, int]:
+def offsets(players: int, codes: int = NUM_RANKS) -> dict[str, int]:
     """Start index of each block of the vector."""
     unseen = VIEWS_AT + 6 * players
-    return {"views": VIEWS_AT, "unseen": unseen, "stock_known": unseen + NUM_RANKS,
-            "discard_counts": unseen + 2 * NUM_RANKS, "totals": unseen + 3 * NUM_RANKS}
+    return {"views": VIEWS_AT, "unseen": unseen, "stock_known": unseen + codes,
+            "discard_counts": unseen + 2 * codes, "totals": unseen + 3 * codes}
 
 
 def bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Lowest and highest value of every entry under ``rules`` (float32 arrays), for a ``Box`` space."""
-    p = rules.players
-    n = size(p)
+    p, c = rules.players, rules.n_codes
+    n = size(p, c)
     low = np.full(n, -1.0, dtype=np.float32)
     high = np.zeros(n, dtype=np.float32)
     most_copies = float(rules.card_counts().max())
     high[:PHASES] = 1
-    high[HELD_AT] = high[TOP_AT] = NUM_RANKS - 1
+    high[HELD_AT] = high[TOP_AT] = c - 1
     high[STOCK_AT] = high[DISCARD_SIZE_AT] = rules.n_cards
     high[TURN_AT] = high[RECYCLES_AT] = rules.turn_cap
     high[TO_MOVE_AT] = high[ENDER_AT] = high[FINAL_LEFT_AT] = p - 1
     high[OPEN_FIRST_AT] = 5
-    off = offsets(p)
-    high[off["views"]: off["unseen"]] = NUM_RANKS - 1
+    off = offsets(p, c)
+    high[off["views"]: off["unseen"]] = c - 1
     low[off["unseen"]: off["totals"]] = 0
     high[off["unseen"]: off["totals"]] = most_copies
     # a deal scores at most six cards' worth plus the bonus for two paired ranks in either direction
@@ -113,7 +115,8 @@ def bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
 
 @hot
 def encode(pub, rules, seat, private, out):
-    """Write what ``seat`` may know into ``out`` (float32, length ``size(players)``); see the module docstring.
+    """Write what ``seat`` may know into ``out`` (float32, length ``size(players, codes)``); see the module
+    docstring.
 
     ``private`` (0/1): whether ``seat``'s own private card (the drawn card it holds) is shown; 0 gives what an
     onlooker sees from that seat's place.
@@ -147,29 +150,30 @@ def encode(pub, rules, seat, private, out):
     at = VIEWS_AT + 6 * players
     ou = rules[R_OFF_UNSEEN]
     ok = rules[R_OFF_STOCK_KNOWN]
-    for r in range(14):
+    codes = rules[R_CODES]
+    for r in range(codes):
         out[at + r] = pub[ou + r]
-        out[at + 14 + r] = pub[ok + r]
+        out[at + codes + r] = pub[ok + r]
     if held >= 0 and not mine:
         # the engine counts a drawn card as seen; to everyone but the drawer it is still an unseen stock card
         if pub[RECYCLES] > 0:
-            out[at + 14 + held] += 1
+            out[at + codes + held] += 1
         else:
             out[at + held] += 1
     for i in range(n_discard):
-        out[at + 28 + pub[od + i]] += 1
+        out[at + 2 * codes + pub[od + i]] += 1
     ot = rules[R_OFF_TOTALS]
     for j in range(players):
-        out[at + 42 + j] = pub[ot + (seat + j) % players]
+        out[at + 3 * codes + j] = pub[ot + (seat + j) % players]
 
 
 _PHASE_WORDS = ("opening flips", "start of turn", "holding a drawn card", "flip after a throw")
 
 
-def describe(vector: np.ndarray, players: int) -> str:
+def describe(vector: np.ndarray, players: int, codes: int = NUM_RANKS) -> str:
     """The observation as one line of text (the OpenSpiel observation string): the same facts as the vector."""
     v = [int(x) for x in vector]
-    off = offsets(players)
+    off = offsets(players, codes)
     phase = next((_PHASE_WORDS[i] for i in range(PHASES) if v[i]), "deal over")
     parts = [f"{phase}; player +{v[TO_MOVE_AT]} to move; turn {v[TURN_AT]}"]
     if v[HELD_AT] >= 0:
@@ -187,7 +191,7 @@ def describe(vector: np.ndarray, players: int) -> str:
         parts.append(f"{who}: {' '.join(names[:3])} / {' '.join(names[3:])}")
 
     def counts(name):
-        block = v[off[name]: off[name] + NUM_RANKS]
+        block = v[off[name]: off[name] + codes]
         return " ".join(f"{rank_name(r)}x{c}" for r, c in enumerate(block) if c) or "none"
 
     parts.append(f"unseen {counts('unseen')}")

@@ -91,25 +91,27 @@ def card_entries(players: int) -> np.ndarray:
     return np.concatenate([[observation.HELD_AT, observation.TOP_AT], views])
 
 
-def one_hot_size(players: int) -> int:
-    """Length of the observation with one-hot ranks."""
+def one_hot_size(players: int, codes: int = NUM_RANKS) -> int:
+    """Length of the observation with one-hot ranks (``codes``: ``Rules.n_codes``, 15 with ``one_eyed_jacks``)."""
     cards = 2 + 6 * players
-    return observation.size(players) - cards + NUM_RANKS * cards
+    return observation.size(players, codes) - cards + codes * cards
 
 
-def one_hot_ranks(vector: np.ndarray, players: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The observation vector with every rank code replaced by 14 indicators (all zero for -1: no card, or face
-    down): the other entries first, in their order, then the cards' indicators, card after card (held card, top
-    discard, then the layouts as in the vector)."""
+def one_hot_ranks(vector: np.ndarray, players: int, out: np.ndarray | None = None,
+                  codes: int = NUM_RANKS) -> np.ndarray:
+    """The observation vector with every card code replaced by ``codes`` indicators (14, or 15 with
+    ``one_eyed_jacks``; all zero for -1: no card, or face down): the other entries first, in their order, then the
+    cards' indicators, card after card (held card, top discard, then the layouts as in the vector)."""
+    width = codes
     cards = card_entries(players)
     keep = np.ones(vector.shape[0], dtype=bool)
     keep[cards] = False
     if out is None:
-        out = np.zeros(one_hot_size(players), dtype=np.float32)
+        out = np.zeros(one_hot_size(players, width), dtype=np.float32)
     rest = int(keep.sum())
     out[:rest] = vector[keep]
     codes = vector[cards].astype(np.int64)
-    hot = out[rest:].reshape(len(cards), NUM_RANKS)
+    hot = out[rest:].reshape(len(cards), width)
     hot[:] = 0
     shown = np.flatnonzero(codes >= 0)
     hot[shown, codes[shown]] = 1
@@ -120,7 +122,7 @@ def _one_hot_bounds(rules) -> tuple[np.ndarray, np.ndarray]:
     low, high = observation.bounds(rules)
     keep = np.ones(low.shape[0], dtype=bool)
     keep[card_entries(rules.players)] = False
-    extra = one_hot_size(rules.players) - int(keep.sum())
+    extra = one_hot_size(rules.players, rules.n_codes) - int(keep.sum())
     return (np.concatenate([low[keep], np.zeros(extra, np.float32)]),
             np.concatenate([high[keep], np.ones(extra, np.float32)]))
 
@@ -176,13 +178,14 @@ class GolfSoloEnv(gymnasium.Env):
         })
         self._legal = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self.action_space = LegalActions(self._legal)
-        self._vector = np.zeros(observation.size(players), dtype=np.float32)
+        self._vector = np.zeros(observation.size(players, self.rules.n_codes), dtype=np.float32)
 
     def _observation(self):
         mask = self.match.legal_mask().copy()
         self._legal[:] = mask
         self.match.observe(self.seat, self._vector)
-        vector = self._vector.copy() if self.ranks == "codes" else one_hot_ranks(self._vector, self.rules.players)
+        vector = self._vector.copy() if self.ranks == "codes" else one_hot_ranks(self._vector, self.rules.players,
+                                                                                codes=self.rules.n_codes)
         return {"observation": vector, "action_mask": mask}, {"action_mask": mask}
 
     def reset(self, *, seed=None, options=None):
@@ -273,7 +276,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
         self._agent_rngs = np.zeros((n, players), dtype=np.uint64)
         self._totals = np.zeros((n, players), dtype=np.int32)
         self._scores = np.zeros(players, dtype=np.int32)
-        self._vectors = np.zeros((n, observation.size(players)), dtype=np.float32)
+        self._vectors = np.zeros((n, observation.size(players, self.solo.rules.n_codes)), dtype=np.float32)
         self._rewards = np.zeros(n)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
@@ -287,7 +290,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
         self._kernel = _EnvKernel(self.solo.match.bot_table, self.seat)
         if self.solo.ranks == "one_hot":
             cards = card_entries(players)
-            keep = np.ones(observation.size(players), dtype=bool)
+            keep = np.ones(observation.size(players, self.solo.rules.n_codes), dtype=bool)
             keep[cards] = False
             self._keep, self._cards = np.flatnonzero(keep), cards
 
@@ -311,7 +314,7 @@ class GolfVectorEnv(gymnasium.vector.VectorEnv):
             vectors = self._vectors.copy()
         else:
             codes = self._vectors[:, self._cards].astype(np.int64)
-            hot = (codes[:, :, None] == np.arange(NUM_RANKS)).reshape(self.num_envs, -1)
+            hot = (codes[:, :, None] == np.arange(self.solo.rules.n_codes)).reshape(self.num_envs, -1)
             vectors = np.concatenate([self._vectors[:, self._keep], hot.astype(np.float32)], axis=1)
         return {"observation": vectors, "action_mask": self._masks.copy()}, self._masks.copy()
 

@@ -200,7 +200,7 @@ class Match:
     def observe(self, seat: int, out: np.ndarray | None = None, private: bool = True) -> np.ndarray:
         """What ``seat`` may know now ([`golfsim.game.observation`][]), as float32."""
         if out is None:
-            out = np.zeros(observation.size(self.rules.players), dtype=np.float32)
+            out = np.zeros(observation.size(self.rules.players, self.rules.n_codes), dtype=np.float32)
         observation.encode(self.pub, self.packed, seat, 1 if private else 0, out)
         return out
 
@@ -273,7 +273,7 @@ def render_table(rules: Rules, packed: np.ndarray, pub: np.ndarray, totals, labe
     p = rules.players
     ov = int(packed[R_OFF_VIEW])
     view = pub[ov: ov + 6 * p].reshape(p, 6)
-    vec = np.zeros(observation.size(p), dtype=np.float32)
+    vec = np.zeros(observation.size(p, rules.n_codes), dtype=np.float32)
     observation.encode(pub, packed, 0, 0, vec)
     top = int(vec[observation.TOP_AT])
     current = int(pub[CURRENT])

@@ -51,7 +51,7 @@ try:
 except ImportError as err:  # pragma: no cover -- exercised in a subprocess by the tests
     raise ImportError("golfsim.interop.openspiel needs OpenSpiel: pip install 'golfsim[rl]'") from err
 
-from golfsim.core.cards import NUM_RANKS, rank_name
+from golfsim.core.cards import rank_name
 from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     CURRENT,
@@ -134,7 +134,7 @@ class GolfGame(pyspiel.Game):
         decisions = 2 * self.rules.players + 3 * self.rules.turn_cap
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_RANKS,
+            max_chance_outcomes=self.rules.n_codes,
             num_players=self.rules.players,
             min_utility=-per_hole * self.rules.holes,
             max_utility=per_hole * self.rules.holes,
@@ -206,7 +206,7 @@ class GolfState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.dealing:
-            if not 0 <= action < NUM_RANKS or self.undealt[action] == 0:
+            if not 0 <= action < self.rules.n_codes or self.undealt[action] == 0:
                 raise ValueError(f"chance outcome {action} is not a rank code with cards left to deal")
             self.deck.append(int(action))
             self.undealt[action] -= 1
@@ -227,7 +227,7 @@ class GolfState(pyspiel.State):
             self.undealt = self.rules.card_counts().astype(np.int64)
 
     def _top(self) -> int:
-        vec = np.zeros(observation.size(self.rules.players), dtype=np.float32)
+        vec = np.zeros(observation.size(self.rules.players, self.rules.n_codes), dtype=np.float32)
         observation.encode(self.pub, self.packed, 0, 0, vec)
         return int(vec[observation.TOP_AT])
 
@@ -337,7 +337,7 @@ class GolfObserver:
         self.perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         self.private = iig_obs_type is None or \
             iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(observation.size(rules.players), dtype=np.float32)
+        self.tensor = np.zeros(observation.size(rules.players, rules.n_codes), dtype=np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GolfState, player: int):
@@ -352,7 +352,7 @@ class GolfObserver:
                    "totals " + " ".join(str(int(t)) for t in np.roll(state.totals, -player)))
         else:
             self.set_from(state, player)
-            now = observation.describe(self.tensor, self.rules.players)
+            now = observation.describe(self.tensor, self.rules.players, self.rules.n_codes)
         if not self.perfect_recall:
             return now
         lines = [f"player {player}"]
@@ -390,7 +390,7 @@ class RolloutEvaluator:
         values = np.zeros(state.rules.players)
         for _ in range(self.n_rollouts):
             if state.dealing:
-                rest = self.rng.permutation(np.repeat(np.arange(NUM_RANKS), state.undealt))
+                rest = self.rng.permutation(np.repeat(np.arange(len(state.undealt)), state.undealt))
                 deck = np.concatenate([state.deck, rest]).astype(DECK_DTYPE)
                 m.golf.restart()
                 m.golf.start_hole(state.hole, deck=deck, totals=state.totals)

@@ -166,7 +166,7 @@ def play_batch(table, count: int, seed: int, agent_seed: int, first_game: int = 
                                  count, next_game, slot_game, actions, pubs, hids, deal_rngs, agent_rngs, totals,
                                  scores, sight, hole_scores, turns, enders, reasons, errors)
 
-    width = observation.size(players)
+    width = observation.size(players, rules.n_codes)
     obs_buf = np.zeros((n_slots, width), dtype=np.float32)
     mask_buf = np.zeros((n_slots, NUM_ACTIONS), dtype=np.uint8)
     random_buf = np.zeros(n_slots, dtype=np.float64)

@@ -26,7 +26,6 @@ from numba import njit
 from golfsim._numba.jit import NO_NRT, leaf
 from golfsim.agents.dispatch import GREEDY_ID, RANDOM_ID
 from golfsim.agents.greedy import hidden_worth, hold_choice, start_choice
-from golfsim.core.cards import NUM_RANKS
 from golfsim.core.engine import next_seat, score_cards
 from golfsim.core.rng import advance, agent_state, below, bits_below, deal_state
 from golfsim.core.rules import Rules
@@ -37,6 +36,7 @@ from golfsim.core.spec import (
     MAX_PLAYERS,
     OPEN,
     PLACE_DRAWN,
+    R_CODES,
     R_COUNTS,
     R_DECK_POINTS,
     R_END,
@@ -288,9 +288,9 @@ def compact_game(rules, params, deal_seed, agent_seed, game, hole_scores, turns,
 
 @leaf
 def _pack_of(rules, pack):
-    """The unshuffled pack: each rank's copies in ascending rank order."""
+    """The unshuffled pack: each card code's copies in ascending code order."""
     i = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         for _ in range(rules[R_COUNTS + r]):
             pack[i] = r
             i += 1

@@ -28,7 +28,12 @@ def test_bad_card(bad):
 
 def test_bad_rank_code():
     with pytest.raises(ValueError, match="not a card code"):
-        rank_name(14)
+        rank_name(15)
+
+
+def test_a_one_eyed_jack_is_code_14_written_j0():
+    assert rank_name(14) == "J0"
+    assert [parse_card(t) for t in ("J0", "JH", "js", "J♥", "J♠", "J")] == [14, 14, 14, 14, 14, 11]
 
 
 def test_layout_must_be_text():

@@ -18,7 +18,7 @@ from golfsim.core.rng import deal_state
 from golfsim.core.rules import Rules
 from golfsim.core.spec import DRAW_STOCK, PASS, PLACE_DRAWN, TRUNCATED
 from golfsim.game.env import GolfEnv
-from tests.reference_engine import ReferenceDeal, hole_scores, score_layout
+from tests.reference_engine import JACK, ONE_EYED_JACK, ReferenceDeal, hole_scores, rank, score_layout
 
 RULE_OPTIONS = {
     "default": Rules(),
@@ -50,11 +50,12 @@ HOUSE_RULES = {
     "ten_penny": Rules(ten_penny=True),
     "wolfpack": Rules(wolfpack=True),
     "eagle_eye": Rules(eagle_eye=True, jokers="minus2"),
+    "one_eyed_jacks": Rules(one_eyed_jacks=True),
     "knock_early": Rules(knock_early=True),
     "house_all": Rules(players=4, end="one_last_turn", initial_flips=1, discard_and_flip="endgame", jokers="minus3",
                        four_of_a_kind_bonus=-20, knock_penalty=True, knock_bonus=True, underdog_bonus=True,
                        tied_shame=True, blackjack=True, super_kings=True, ten_penny=True, wolfpack=True,
-                       eagle_eye=True, knock_early=True),
+                       eagle_eye=True, one_eyed_jacks=True, knock_early=True),
 }
 HOUSE_DEALS = 400
 PLAYER_COUNTS = [2, 3, 4, 5, 8, 12]
@@ -134,7 +135,8 @@ def _rule_changed_the_score(rules: Rules, final: dict) -> bool:
     a house rule compared its rule only if some deal comes out this way."""
     plain = Rules(players=rules.players, jokers=rules.jokers, four_of_a_kind_bonus=rules.four_of_a_kind_bonus,
                   end=rules.end)
-    plain_scores = hole_scores([score_layout(cards, plain) for cards in final["layouts"]], final["ender"], plain)
+    layouts = [[JACK if c == ONE_EYED_JACK else c for c in cards] for cards in final["layouts"]]  # plain jacks
+    plain_scores = hole_scores([score_layout(cards, plain) for cards in layouts], final["ender"], plain)
     return plain_scores != final["scores"]
 
 
@@ -162,10 +164,12 @@ def test_every_house_rule_scores_layouts_as_the_reference_does(name):
     packed = rules.pack()
     chooser = random.Random(7)
     ranks = [0, 2, 10, 11, 11, 13, 5] if rules.jokers != "none" else [2, 10, 11, 11, 13, 5]
+    if rules.one_eyed_jacks:  # half the jacks one-eyed, so pairs of a jack and a one-eyed jack are common too
+        ranks = [ONE_EYED_JACK if r == 11 and i % 2 else r for i, r in enumerate(ranks)] + [ONE_EYED_JACK, 11]
     wolfpacks = 0
     for _ in range(3000):
         cards = [chooser.choice(ranks) for _ in range(6)]
         got = int(score_cards(np.array(cards, dtype=np.int16), 0, packed))
         assert got == score_layout(cards, rules), cards
-        wolfpacks += sum(cards[c] == cards[c + 3] == 11 for c in range(3)) >= 2
+        wolfpacks += sum(rank(cards[c]) == rank(cards[c + 3]) == 11 for c in range(3)) >= 2
     assert wolfpacks > 20

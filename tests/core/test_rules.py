@@ -12,7 +12,7 @@ def test_defaults_are_the_published_game():
     assert (r.players, r.decks, r.jokers, r.holes) == (2, 1, "none", 9)
     assert (r.opening_flips, r.discard_and_flip, r.end, r.twos_pair) == ("any", "off", "immediate", "zero")
     assert r.reveal_instead_of_draw is False and r.four_of_a_kind_bonus == 0
-    assert list(r.points()) == [0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0]
+    assert list(r.points()) == [0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, 0]  # the last: a one-eyed jack
 
 
 @pytest.mark.parametrize(("players", "decks"), [(2, 1), (4, 1), (5, 2), (8, 2), (9, 3), (12, 3)])

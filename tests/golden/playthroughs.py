@@ -22,7 +22,15 @@ from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, legal_mask, score_cards, shuffled_deck
 from golfsim.core.rng import agent_state, deal_state
-from golfsim.core.rules import R_OFF_DISCARD, R_OFF_STOCK_KNOWN, R_OFF_TOTALS, R_OFF_UNSEEN, R_OFF_VIEW, Rules
+from golfsim.core.rules import (
+    R_CODES,
+    R_OFF_DISCARD,
+    R_OFF_STOCK_KNOWN,
+    R_OFF_TOTALS,
+    R_OFF_UNSEEN,
+    R_OFF_VIEW,
+    Rules,
+)
 from golfsim.core.spec import (
     CURRENT,
     DISCARD_N,
@@ -43,10 +51,11 @@ from golfsim.kernels.simulate import simulate, work_arrays
 from golfsim.tournament import run_tournament
 
 GOLDEN_DIR = Path(__file__).resolve().parent
+SEED_ONE_EYED = 36
 REGENERATE = "python -m tests.golden --regenerate"
 
 # written here rather than taken from golfsim, so that the files pin the game and not the wording of its helpers
-CARD = ("X", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARD = ("X", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "J0")  # J0: one-eyed jack
 PHASE_WORD = ("open", "start", "hold", "flip", "done")
 END_WORD = ("running", "went out", "stock exhausted", "truncated at the turn cap")
 
@@ -105,7 +114,9 @@ CASES = (
     # underdog_bonus: p1's 9 is lowest, 9 - 3 = 6; tied_shame: p0 and p2 tie on 2, both 7, p1 keeps 43;
     # blackjack: p0's K Q K / 6 4 A adds to 21 and scores 0; super_kings: p1's K over a 10 is 8 (K = -2);
     # ten_penny: p0's 10 under a Q is 11; eagle_eye: p0's lone joker over an A is 2 + 1 = 3; knock_early: p0 knocks
-    # with two cards down (6 and 10), goes out and p1 takes one last turn.
+    # with two cards down (6 and 10), goes out and p1 takes one last turn; one_eyed_jacks: the pack's points are 264
+    # (jacks 2 x 10 + 2 x 0), 255 unseen after the 9 turned up; p1 takes the J from the discard over its J0 (the
+    # jack of hearts or spades) and that column is a pair, 0: 5 + 3, 0, A + Q = 19; p0's K + 3, 4s, aces = 3.
     Case("house-initial_flips-0", _one_hole(initial_flips=0), ("greedy", "random"), seed=30),
     Case("house-initial_flips-1", _one_hole(initial_flips=1), ("random", "greedy"), seed=30),
     Case("house-flip_mode-endgame", _one_hole(discard_and_flip="endgame"), ("random", "greedy"), seed=31),
@@ -119,6 +130,7 @@ CASES = (
     Case("house-ten_penny", _one_hole(ten_penny=True), ("random", "greedy"), seed=30),
     Case("house-eagle_eye", _one_hole(jokers="minus2", eagle_eye=True), ("greedy", "random"), seed=30),
     Case("house-knock_early", _one_hole(end="one_last_turn", knock_early=True), ("random", "greedy"), seed=37),
+    Case("house-one_eyed_jacks", _one_hole(one_eyed_jacks=True), ("greedy", "random"), seed=SEED_ONE_EYED),
 )
 
 
@@ -139,6 +151,7 @@ class _Reader:
         self.players = players
         self.ov, self.od = int(packed[R_OFF_VIEW]), int(packed[R_OFF_DISCARD])
         self.ou, self.ok, self.ot = int(packed[R_OFF_UNSEEN]), int(packed[R_OFF_STOCK_KNOWN]), int(packed[R_OFF_TOTALS])
+        self.codes = int(packed[R_CODES])  # 14 ranks, 15 card codes with one_eyed_jacks
 
     def view(self, pub, p) -> np.ndarray:
         return pub[self.ov + 6 * p: self.ov + 6 * p + 6]
@@ -150,10 +163,10 @@ class _Reader:
         return int(pub[self.od + int(pub[DISCARD_N]) - 1])
 
     def unseen(self, pub) -> np.ndarray:
-        return pub[self.ou: self.ou + len(CARD)]
+        return pub[self.ou: self.ou + self.codes]
 
     def stock_known(self, pub) -> np.ndarray:
-        return pub[self.ok: self.ok + len(CARD)]
+        return pub[self.ok: self.ok + self.codes]
 
     def state(self, pub) -> list[str]:
         """The public state as a few lines: counters, then every layout as players see it."""
