@@ -40,7 +40,7 @@ import numpy as np
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset
 from golfsim.agents.learned.policy import BIG, action_values, hold_choice, must_progress, start_choice
-from golfsim.agents.learned.value import NUM_RANKS, card_counts, column_expectation, opponents_expectation
+from golfsim.agents.learned.value import card_counts, column_expectation, opponents_expectation
 from golfsim.core.engine import apply_action, face_down_count, is_legal, top_discard
 from golfsim.core.spec import (
     CURRENT,
@@ -52,6 +52,7 @@ from golfsim.core.spec import (
     NUM_ACTIONS,
     PHASE,
     PLACE_DRAWN,
+    R_CODES,
     R_END,
     R_FOUR_BONUS,
     R_HID_STOCK,
@@ -129,7 +130,7 @@ def _draw_last(pub, rules, player, hid, held, scratch):
     rng = stack_uint64(1)
     total = 0.0
     count = 0
-    for c in range(NUM_RANKS):
+    for c in range(rules[R_CODES]):
         m = pub[doff + c]
         if m > 0:
             _draw_card(pub, rules, hid, held, top_slot, rng, c)
@@ -227,7 +228,7 @@ def out_value(pub, rules, player, action, hid, after):
     rng = stack_uint64(1)
     ou = rules[R_OFF_UNSEEN]
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         if u > 0:
             for i in range(pub.shape[0]):
@@ -282,7 +283,7 @@ def _exact_draw_correction(pub, rules, w, player, hid, held, after):
     v1 = stack_float64(NUM_ACTIONS)
     total = 0.0
     count = 0
-    for c in range(NUM_RANKS):
+    for c in range(rules[R_CODES]):
         m = pub[doff + c]
         if m > 0:
             _draw_card(pub, rules, hid, held, top_slot, rng, c)

@@ -38,7 +38,6 @@ from golfsim.agents.learned.value import (
     F_OWN,
     F_STALL,
     LAYOUT_FEATURES,
-    NUM_RANKS,
     SLOT_FINAL,
     SLOT_OUT,
     SLOTS,
@@ -53,9 +52,11 @@ from golfsim.agents.learned.value import (
     unseen_gain,
 )
 from golfsim.agents.random_agent import random_legal as random_among
-from golfsim.core.engine import face_down_count, top_discard
+from golfsim.core.cards import NUM_CODES
+from golfsim.core.engine import face_down_count, flip_after_throw, top_discard
 from golfsim.core.rng import uniform
 from golfsim.core.spec import (
+    CURRENT,
     DRAW_STOCK,
     ENDER,
     FINAL_LEFT,
@@ -68,6 +69,7 @@ from golfsim.core.spec import (
     PASS,
     PHASE,
     PLACE_DRAWN,
+    R_CODES,
     R_DISCARD_FLIP,
     R_END,
     R_OFF_UNSEEN,
@@ -192,7 +194,7 @@ def revealed_value(pub, rules, w, ctx, k, gain):
     """Expected value of turning up the face-down card at ``k`` (over the unseen cards), the discard unchanged."""
     ou = rules[R_OFF_UNSEEN]
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         if u > 0:
             total += u * afterstate_value(pub, rules, w, ctx, k, r, gain)
@@ -222,10 +224,11 @@ def may_pass(rules):
 
 @leaf
 def throw_value(pub, rules, w, ctx, gains, card):
-    """Value of throwing a drawn ``card`` away, the flip that ``discard_and_flip`` allows included."""
+    """Value of throwing a drawn ``card`` away, the flip that ``discard_and_flip`` allows included (under the house
+    rule's ``endgame`` only once it is offered: some player has at most one card face down)."""
     keep = afterstate_value(pub, rules, w, ctx, -1, 0, gains[card])
     mode = rules[R_DISCARD_FLIP]
-    if mode == 0 or ctx.h == 0:
+    if ctx.h == 0 or not flip_after_throw(pub, rules, pub[CURRENT]):
         return keep
     k, flip = best_flip(pub, rules, w, ctx, gains[card])
     if mode == 2:
@@ -248,7 +251,7 @@ def draw_value_reference(pub, rules, w, ctx, gains):
     numbers)."""
     doff = ctx.cnt.doff
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         c = pub[doff + r]
         if c > 0:
             best = throw_value(pub, rules, w, ctx, gains, r)
@@ -272,9 +275,9 @@ def draw_value(pub, rules, w, ctx, gains):
     base = ctx.base
     row = ctx.row
     cnt = ctx.cnt
-    best = stack_float64(NUM_RANKS)
-    half = stack_float64(NUM_RANKS)
-    for r in range(NUM_RANKS):
+    best = stack_float64(NUM_CODES)
+    half = stack_float64(NUM_CODES)
+    for r in range(rules[R_CODES]):
         if pub[doff + r] > 0:
             best[r] = throw_value(pub, rules, w, ctx, gains, r)
             half[r] = BIG  # not computed yet
@@ -285,7 +288,7 @@ def draw_value(pub, rules, w, ctx, gains):
         gain = gains[old] if old >= 0 else ctx.gain_unknown
         h_after = ctx.h - 1 if covers else ctx.h
         if ctx.final_turn or h_after == 0:  # going out or a last turn: the whole layout is valued afresh
-            for r in range(NUM_RANKS):
+            for r in range(rules[R_CODES]):
                 if pub[doff + r] > 0:
                     best[r] = min(best[r], afterstate_value(pub, rules, w, ctx, k, r, gain))
             continue
@@ -295,7 +298,7 @@ def draw_value(pub, rules, w, ctx, gains):
         hid = hidden_dot(w, row, F_OWN, h_after)
         wg = w[row, F_GAIN] * gain
         bonus = STALL_HIDDEN if covers and ctx.stall != 0.0 else 0.0
-        for r in range(NUM_RANKS):
+        for r in range(rules[R_CODES]):
             if pub[doff + r] > 0:
                 if partner < 0:
                     if half[r] == BIG:
@@ -308,7 +311,7 @@ def draw_value(pub, rules, w, ctx, gains):
                 v = v0 + (dot - c_old)
                 best[r] = min(best[r], v + hid + wg - bonus)
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         c = pub[doff + r]
         if c > 0:
             total += c * best[r]
@@ -348,7 +351,7 @@ def progress_move(pub, rules, w, ctx, gains, top):
     action = -1
     if phase == HOLD:
         card = pub[HELD]
-        if rules[R_DISCARD_FLIP] != 0:  # a throw is followed by a flip, which the flip phase below forces
+        if flip_after_throw(pub, rules, pub[CURRENT]):  # a throw is followed by a flip, which the flip phase forces
             k, flip = best_flip(pub, rules, w, ctx, gains[card])
             best = flip
             action = THROW_DRAWN
@@ -438,7 +441,7 @@ def decide(pub, rules, w, player, agent_rng, explore):
         return opening_flip(pub, rules, player)
     if explore > 0.0 and uniform(agent_rng, 0) < explore:
         return random_legal(pub, rules, agent_rng)
-    gains = stack_float64(NUM_RANKS)
+    gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
     ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)
@@ -474,7 +477,7 @@ def action_values(pub, rules, w, player, values):
     phase = pub[PHASE]
     if phase != START and phase != HOLD and phase != FLIP_PHASE:
         return
-    gains = stack_float64(NUM_RANKS)
+    gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
     ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)

@@ -73,11 +73,12 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset, pair_score, stalled
-from golfsim.core.cards import NUM_RANKS
-from golfsim.core.engine import column_score, face_down_count
+from golfsim.core.cards import JACK, NUM_RANKS, ONE_EYED_JACK
+from golfsim.core.engine import column_score, face_down_count, rank_of, same_rank
 from golfsim.core.spec import (
     DISCARD_N,
     ENDER,
+    R_CODES,
     R_END,
     R_OFF_DISCARD,
     R_OFF_STOCK_KNOWN,
@@ -145,17 +146,52 @@ def card_counts(pub, rules):
     inv_u = 1.0 / n if n > 0 else 0.0
     mu = pub[UNSEEN_POINTS] * inv_u
     same = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         same += u * (u - 1) * (2 * rules[R_POINTS + r] - pair_score(rules, r))
+    if rules[R_CODES] > NUM_RANKS:  # a jack over a one-eyed jack is a pair too (scoring 0), in either order
+        jacks_points = rules[R_POINTS + JACK] + rules[R_POINTS + ONE_EYED_JACK]
+        same += 2 * pub[ou + JACK] * pub[ou + ONE_EYED_JACK] * jacks_points
     hh = 2.0 * mu - (same / (n * (n - 1)) if n > 1 else 0.0)
     doff = draw_offset(pub, rules)
     s = n
     if pub[RECYCLES] > 0:
         s = 0
-        for r in range(NUM_RANKS):
+        for r in range(rules[R_CODES]):
             s += pub[rules[R_OFF_STOCK_KNOWN] + r]
     return Counts(mu, inv_u, hh, np.int64(doff), 1.0 / s if s > 0 else 0.0)
+
+
+@leaf
+def other_jack(rules, x):
+    """The code besides ``x`` itself that pairs with ``x``: under ``one_eyed_jacks`` the other kind of jack, else
+    -1."""
+    if rules[R_CODES] > NUM_RANKS and rank_of(x) == JACK:
+        return JACK if x == ONE_EYED_JACK else ONE_EYED_JACK
+    return -1
+
+
+@leaf
+def unseen_pair_saving(pub, rules, x, inv_u):
+    """What an unseen card under a face-up ``x`` is expected to save by pairing it: over the unseen cards of
+    ``x``'s rank, the points of the two cards less the pair's score."""
+    px = rules[R_POINTS + x]
+    ou = rules[R_OFF_UNSEEN]
+    saving = pub[ou + x] * inv_u * (2 * px - pair_score(rules, x))
+    y = other_jack(rules, x)
+    if y >= 0:
+        saving += pub[ou + y] * inv_u * (px + rules[R_POINTS + y])  # a pair of jacks scores 0
+    return saving
+
+
+@leaf
+def drawable_partners(pub, rules, x, cnt):
+    """How many of the cards a draw comes from pair with ``x``."""
+    c = pub[cnt.doff + x]
+    y = other_jack(rules, x)
+    if y >= 0:
+        c += pub[cnt.doff + y]
+    return c
 
 
 @leaf
@@ -167,7 +203,7 @@ def column_expectation(pub, rules, a, b, cnt):
         return cnt.hh
     x = a if a >= 0 else b
     px = rules[R_POINTS + x]
-    return px + cnt.mu - pub[rules[R_OFF_UNSEEN] + x] * cnt.inv_u * (2 * px - pair_score(rules, x))
+    return px + cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u)
 
 
 @leaf
@@ -187,7 +223,7 @@ def column_dot(w, row, off, pub, rules, a, b, cnt):
     same numbers [`add_column_features`][golfsim.agents.learned.value.add_column_features] writes."""
     if a >= 0 and b >= 0:
         v = w[row, off + KNOWN] * column_score(a, b, rules)
-        if a != b:
+        if not same_rank(a, b):
             v += w[row, off + IMPROVABLE] * max(rules[R_POINTS + a], rules[R_POINTS + b]) + w[row, off + UNPAIRED]
         return v
     if a < 0 and b < 0:
@@ -196,9 +232,9 @@ def column_dot(w, row, off, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = pub[cnt.doff + x]
+    c = drawable_partners(pub, rules, x, cnt)
     v = (w[row, off + HALF_PTS] * px
-         + w[row, off + HALF_EXP] * (cnt.mu - pub[rules[R_OFF_UNSEEN] + x] * cnt.inv_u * (2 * px - pair))
+         + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
          + w[row, off + HALF_MATCH] * g * c * cnt.s_inv + w[row, off + HALF_N])
     if c > 0:
         v += w[row, off + HALF_ANY] * g
@@ -210,7 +246,7 @@ def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     """Add ``scale`` times the features of one column ``a`` over ``b`` to ``out[off:off + 12]``."""
     if a >= 0 and b >= 0:
         out[off + KNOWN] += scale * column_score(a, b, rules)
-        if a != b:
+        if not same_rank(a, b):
             out[off + IMPROVABLE] += scale * max(rules[R_POINTS + a], rules[R_POINTS + b])
             out[off + UNPAIRED] += scale
         return
@@ -222,9 +258,9 @@ def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = pub[cnt.doff + x]
+    c = drawable_partners(pub, rules, x, cnt)
     out[off + HALF_PTS] += scale * px
-    out[off + HALF_EXP] += scale * (cnt.mu - pub[rules[R_OFF_UNSEEN] + x] * cnt.inv_u * (2 * px - pair))
+    out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
     out[off + HALF_MATCH] += scale * g * c * cnt.s_inv
     out[off + HALF_N] += scale
     if c > 0:
@@ -268,7 +304,7 @@ def next_gains(pub, rules, player, cnt, gains):
     e0 = column_expectation(pub, rules, pub[base], pub[base + 3], cnt)
     e1 = column_expectation(pub, rules, pub[base + 1], pub[base + 4], cnt)
     e2 = column_expectation(pub, rules, pub[base + 2], pub[base + 5], cnt)
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         best = 0.0
         half = BIG_VALUE  # r over a face-down partner: the same number at every such position, computed once
         for k in range(6):
@@ -290,7 +326,7 @@ def unseen_gain(pub, rules, cnt, gains):
     """The expectation of ``gains`` over an unseen card (the card under a covered face-down position)."""
     ou = rules[R_OFF_UNSEEN]
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         total += pub[ou + r] * gains[r]
     return total * cnt.inv_u
 
@@ -326,7 +362,7 @@ def state_row(pub, rules, player):
 @hot
 def features(pub, rules, player, out, gains):
     """Write the features of ``pub`` from ``player``'s point of view into ``out`` (``NUM_FEATURES``) and return
-    the row that values them; ``gains`` is scratch of ``NUM_RANKS``. For a state just after ``player``'s turn
+    the row that values them; ``gains`` is scratch of ``NUM_CODES``. For a state just after ``player``'s turn
     with the deal still running."""
     for i in range(NUM_FEATURES):
         out[i] = 0.0

@@ -404,7 +404,7 @@ def _end_turn(pub, hid, rules, deal_rng):
 
 
 @leaf
-def _flip_after_throw(pub, rules, p):
+def flip_after_throw(pub, rules, p):
     """Whether a stock card thrown by ``p`` leads to a FLIP decision: never with ``discard_and_flip="off"`` or
     when ``p`` has nothing face down; with ``"endgame"`` only while some player (``p`` too) has at most one
     face-down card."""
@@ -452,7 +452,7 @@ def apply_action(pub, hid, rules, deal_rng, action):
             _replace(pub, hid, rules, p, action - PLACE_DRAWN, card)
         else:
             _push_discard(pub, rules, card)
-            if _flip_after_throw(pub, rules, p):
+            if flip_after_throw(pub, rules, p):
                 pub[PHASE] = FLIP_PHASE
                 turn_ends = False
     elif phase == FLIP_PHASE:

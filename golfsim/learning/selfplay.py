@@ -29,7 +29,8 @@ from numba import njit
 
 from golfsim.agents.expected_value import ev_act
 from golfsim.agents.learned.policy import decide
-from golfsim.agents.learned.value import NUM_FEATURES, NUM_RANKS, features
+from golfsim.agents.learned.value import NUM_FEATURES, features
+from golfsim.core.cards import NUM_CODES
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.spec import CURRENT, DONE, END_REASON, OPEN, PHASE, R_PLAYERS, R_TURN_CAP, TRUNCATED, TURN
@@ -53,7 +54,7 @@ def self_play_chunk(rules, w, lam, explore, seed, first_game, n_games, a_sums, b
     traj_row = np.zeros((players, cap), dtype=np.int64)
     traj_len = np.zeros(players, dtype=np.int64)
     phi = np.zeros(NUM_FEATURES)
-    gains = np.zeros(NUM_RANKS)
+    gains = np.zeros(NUM_CODES)
     for i in range(n_games):
         game = first_game + i
         deal_rng[0] = deal_state(seed, game, 0)

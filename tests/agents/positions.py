@@ -29,6 +29,7 @@ from golfsim.agents.dispatch import act
 from golfsim.core.cards import parse_card
 from golfsim.core.engine import apply_action, deal_from_deck, is_legal
 from golfsim.core.rules import (
+    R_CODES,
     R_HID_SIZE,
     R_HID_STOCK,
     R_OFF_DISCARD,
@@ -225,8 +226,9 @@ def position(layouts, *, rules: Rules | None = None, discard="5", pile=(), curre
         pub[RECYCLES] = 1
 
     # the running totals of the unseen cards follow the counts (the engine keeps them so; ev and learned read them)
-    pub[UNSEEN_CARDS] = int(pub[ou:ou + 14].sum())
-    pub[UNSEEN_POINTS] = int(np.dot(pub[ou:ou + 14], packed[R_POINTS:R_POINTS + 14]))
+    codes = int(packed[R_CODES])  # 15 with one_eyed_jacks
+    pub[UNSEEN_CARDS] = int(pub[ou:ou + codes].sum())
+    pub[UNSEEN_POINTS] = int(np.dot(pub[ou:ou + codes], packed[R_POINTS:R_POINTS + codes]))
     pub[PHASE] = START
     pub[CURRENT] = current
     pub[TURN] = turn
@@ -274,8 +276,9 @@ def check(pos: Position) -> None:
         if pub[ov + i] >= 0:
             assert pub[ov + i] == layouts[i]
     never_seen = Counter(face_down + ([] if pub[RECYCLES] else stock))
-    assert [int(pub[ou + r]) for r in range(14)] == [never_seen[r] for r in range(14)]
+    codes = int(packed[R_CODES])
+    assert [int(pub[ou + r]) for r in range(codes)] == [never_seen[r] for r in range(codes)]
     assert pub[UNSEEN_CARDS] == sum(never_seen.values())
     assert pub[UNSEEN_POINTS] == sum(int(packed[R_POINTS + r]) * n for r, n in never_seen.items())
     known = Counter(stock if pub[RECYCLES] else [])
-    assert [int(pub[ok + r]) for r in range(14)] == [known[r] for r in range(14)]
+    assert [int(pub[ok + r]) for r in range(codes)] == [known[r] for r in range(codes)]

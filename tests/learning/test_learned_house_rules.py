@@ -1,0 +1,75 @@
+"""The learned player under house rules its weights were not fitted on: it reads them through the rules' numbers
+(points, pair scores, when a flip follows a throw), so it must read them right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from golfsim.agents.learned import WEIGHTS
+from golfsim.agents.learned.policy import action_values
+from golfsim.agents.learned.value import card_counts, column_expectation
+from golfsim.core.cards import JACK, ONE_EYED_JACK
+from golfsim.core.rules import R_OFF_UNSEEN, Rules
+from golfsim.core.spec import NUM_ACTIONS, THROW_DRAWN
+from tests.agents.positions import position
+from tests.reference_engine import column_scores
+
+
+def throw_value(pos) -> float:
+    values = np.empty(NUM_ACTIONS)
+    action_values(pos.pub, pos.packed, WEIGHTS, np.int64(pos.player), values)
+    return float(values[THROW_DRAWN])
+
+
+def held_nine(layouts, discard_and_flip: str):
+    return position(layouts, rules=Rules(discard_and_flip=discard_and_flip), held="9", discard="Q")
+
+
+def test_under_flip_mode_endgame_a_throw_counts_the_flip_only_once_it_is_offered():
+    # nobody has at most one card face down: the endgame flip is not offered, so throwing is throwing and no more
+    early = ["K 3 ? / A 4 ?", "Q Q ? / 5 ? ?"]
+    assert throw_value(held_nine(early, "endgame")) == throw_value(held_nine(early, "off"))
+    assert throw_value(held_nine(early, "endgame")) != throw_value(held_nine(early, "may"))
+    # the opponent has one card face down: now the flip is offered and may be passed, as with "may"
+    late = ["K 3 ? / A 4 ?", "Q Q 6 / 5 7 ?"]
+    assert throw_value(held_nine(late, "endgame")) == throw_value(held_nine(late, "may"))
+    assert throw_value(held_nine(late, "endgame")) != throw_value(held_nine(late, "off"))
+
+
+def test_under_one_eyed_jacks_a_one_eyed_jack_is_taken_as_the_zero_it_is_and_pairs_with_a_jack():
+    rules = Rules(one_eyed_jacks=True, end="one_last_turn")
+    plain = Rules(end="one_last_turn")
+    # worth 0, the one-eyed jack goes over the 9; a plain jack (10) is not taken at all
+    pos = position(["K 9 2 / ? 3 A", "Q Q 6 / 5 7 ?"], rules=rules, discard="JH")
+    assert pos.name(pos.decide("learned")) == "take discard to 1"
+    pos = position(["K 9 2 / ? 3 A", "Q Q 6 / 5 7 ?"], rules=plain, discard="J")
+    assert not pos.name(pos.decide("learned")).startswith("take discard")
+    # under a jack, it makes a pair (0) rather than replacing the 9
+    pos = position(["J 9 2 / ? 3 A", "Q Q 6 / 5 7 ?"], rules=rules, discard="JH")
+    assert pos.name(pos.decide("learned")) == "take discard to 3"
+
+
+def unseen_cards(pos) -> list[int]:
+    ou = int(pos.packed[R_OFF_UNSEEN])
+    return [code for code in range(pos.rules.n_codes) for _ in range(int(pos.pub[ou + code]))]
+
+
+def column_score(top: int, bottom: int, rules: Rules) -> int:
+    return column_scores([top, 0, 0, bottom, 0, 0], rules)[0]  # the other columns are pairs of jokers
+
+
+def test_under_one_eyed_jacks_column_expectations_are_the_mean_over_the_unseen_cards():
+    # a jack over a face-down card pairs with the unseen one-eyed jacks too, and two face-down cards may be a jack
+    # and a one-eyed jack: the learned player's exact expectations, against the plain mean over the unseen cards
+    rules = Rules(one_eyed_jacks=True)
+    pos = position(["J 9 ? / ? ? ?", "Q Q 6 / 5 7 ?"], rules=rules, discard="4")
+    unseen = unseen_cards(pos)
+    assert ONE_EYED_JACK in unseen and JACK in unseen
+    cnt = card_counts(pos.pub, pos.packed)
+    for face_up in (JACK, ONE_EYED_JACK, 7):
+        mean = np.mean([column_score(face_up, c, rules) for c in unseen])
+        assert column_expectation(pos.pub, pos.packed, face_up, -1, cnt) == pytest.approx(mean, abs=1e-9)
+    pairs = [column_score(a, b, rules) for i, a in enumerate(unseen) for j, b in enumerate(unseen) if i != j]
+    assert column_expectation(pos.pub, pos.packed, -1, -1, cnt) == pytest.approx(np.mean(pairs), abs=1e-9)
