@@ -70,12 +70,13 @@ best opponent's estimated hole score and ``sd = sqrt((f + t) v)`` its spread (``
 with a last turn to come, ``v`` the variance of an unseen card), the best opponent's score is taken as normal, and a
 going-out score ``s`` becomes ``s`` plus [`house_adjustment`][golfsim.agents.expected_value.house_adjustment]:
 ``blackjack`` (21 becomes 0), ``knock_penalty`` (+10 times the chance the opponent is below), ``tied_shame`` (+5
-times the chance of a tie). A blind reveal, flip or knock takes that over each rank the card may be. ``knock_bonus``
-(-5) counts only against the opponents (the ``count_out`` limit), not in the value: continuing usually earns it
-later, and valued in full it made ev go out early and score worse; ``underdog_bonus`` is not valued, for the same
-reason (measured 1.3 points a hole worse). ``knock_early``: ``KNOCK`` is valued as going out by revealing every
-face-down card (their expected score, adjusted as above, under the same limit) and played only when strictly better
-than every other move. In the last-turn circuit the table rules are not valued. With the rules off nothing changes.
+times the chance of a tie; with more than two players only, since at two a tie costs both alike). A blind reveal,
+flip or knock takes that over each rank the card may be. ``knock_bonus`` (-5) counts only against the opponents (the
+``count_out`` limit), not in the value: continuing usually earns it later, and valued in full it made ev go out
+early and score worse; ``underdog_bonus`` is not valued, for the same reason (measured 1.3 points a hole worse).
+``knock_early``: ``KNOCK`` is valued as going out by revealing every face-down card (their expected score, adjusted
+as above, under the same limit) and played only when strictly better than every other move.
+In the last-turn circuit the table rules are not valued. With the rules off nothing changes.
 
 Every action's value
 --------------------
@@ -633,7 +634,8 @@ def house_adjustment(rules, score, opp, sd):
     adj -= kb
     # underdog_bonus is not valued: its -3 for being lowest is open to continuing as well, and counting it for going
     # out only made ev go out early (1.3 points a hole worse in 2,000 one-hole deals)
-    if rules[R_TIED_SHAME] == 1 and not (kp and kb > 0.0):  # a penalised score is above theirs, b - 5 below
+    # tied_shame at two players costs both players 5, which cannot change who is ahead: valued only with more
+    if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2 and not (kp and kb > 0.0):
         t = b if kp else b - kb
         adj += 5.0 * (_below(t + 0.5, opp, sd) - _below(t - 0.5, opp, sd))
     return adj

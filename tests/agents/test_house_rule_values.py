@@ -2,10 +2,11 @@
 the rule, and each player that can express the rule picks it there (and not without the rule).
 
 Every position is the last turn of a deal (the opponent went out with ``3 3 4 / A 5 6``, 22 points), so the move
-ends the deal and its value is the layout it leaves. Where a player cannot express a rule (ev and learned value
-layouts, not the comparison of the table's scores: blackjack, knock_penalty, knock_bonus, underdog_bonus,
-tied_shame; wolfpack is not in their valuations either) only mc, which scores its rollouts with the engine's one
-hole scorer, is held to it.
+ends the deal and its value is the layout it leaves. Each player is held to the rules it can express: mc scores
+its rollouts with the engine's one hole scorer, so every rule; ev values the card values, blackjack and (in going
+out, tests/agents/test_ev_house_rules.py) knock_penalty, knock_bonus, tied_shame and wolfpack, not underdog_bonus;
+learned values layouts only, not the comparison of the table's scores (blackjack, knock_penalty, knock_bonus,
+underdog_bonus, tied_shame) nor wolfpack.
 """
 
 from __future__ import annotations
@@ -43,7 +44,12 @@ CASES = [
      ("mc", "ev", "learned")),
     # the 3 on the face-down card makes exactly 21 (K 8 3 / K A 9): 0 under blackjack; without it 21 is the worst
     ("blackjack", Rules(end="one_last_turn", blackjack=True), Rules(end="one_last_turn"),
-     f"me: K 8 ? / K A 9; {OPP}; discard: 8 3", "t3", ("mc",)),
+     f"me: K 8 ? / K A 9; {OPP}; discard: 8 3", "t3", ("mc", "ev")),
+    # the discard is a one-eyed jack, worth 0: the card to take over the 9 (slot 2); a plain jack (10) is not
+    # (one position per rule set: a one-eyed jack cannot be written without the rule)
+    ("one_eyed_jacks", Rules(end="one_last_turn", one_eyed_jacks=True), Rules(end="one_last_turn"),
+     (f"me: K 9 8 / ? K 7; {OPP}; discard: 8 JH", f"me: K 9 8 / ? K 7; {OPP}; discard: 8 J"), "t2",
+     ("mc", "ev", "learned")),
 ]
 
 
@@ -51,8 +57,9 @@ CASES = [
 @pytest.mark.parametrize(("name", "rules", "plain", "position", "move", "players"), CASES,
                          ids=[c[0] for c in CASES])
 def test_the_move_right_only_under_the_rule_is_picked_under_it(name, rules, plain, position, move, players):
-    under = picks(position, rules)
-    without = picks(position, plain)
+    position_under, position_without = (position, position) if isinstance(position, str) else position
+    under = picks(position_under, rules)
+    without = picks(position_without, plain)
     for player in players:
         assert under[player] == move, (player, under)
         assert without[player] != move, (player, without)
