@@ -59,11 +59,12 @@ from golfsim.agents.common import (
     flip_move,
     hidden_mean,
     min_opponent_face_down,
+    rank_count,
     stall_floor,
     stalled,
 )
 from golfsim.agents.greedy import column_estimate, greedy_value
-from golfsim.core.engine import top_discard
+from golfsim.core.engine import same_rank, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
     HELD,
@@ -109,7 +110,7 @@ def reserved_columns(pub, rules, player, keep_threshold, lone_two):
         if (a < 0) == (b < 0):
             continue
         up = a if a >= 0 else b
-        if rules[R_POINTS + up] < keep_threshold or pub[avail + up] <= 0:
+        if rules[R_POINTS + up] < keep_threshold or rank_count(pub, rules, avail, up) <= 0:
             continue
         if lone_two and better_alone(rules, up):
             continue
@@ -133,7 +134,7 @@ def pair_builder_choice(pub, rules, base, h, card, reserved, lone_two):
     best_gain = -1e18
     for k in range(6):
         partner = pub[base + (k + 3) % 6]
-        makes_pair = partner == card and pub[base + k] != card
+        makes_pair = same_rank(partner, card) and not same_rank(pub[base + k], card)  # face down (-1): no rank
         if makes_pair and alone:
             continue
         if (reserved >> (k % 3)) & 1 and not makes_pair:
