@@ -75,7 +75,9 @@ times the chance of a tie). A blind reveal, flip or knock takes that over each r
 later, and valued in full it made ev go out early and score worse; ``underdog_bonus`` is not valued, for the same
 reason (measured 1.3 points a hole worse). ``knock_early``: ``KNOCK`` is valued as going out by revealing every
 face-down card (their expected score, adjusted as above, under the same limit) and played only when strictly better
-than every other move. In the last-turn circuit the table rules are not valued. With the rules off nothing changes.
+than every other move. In the last-turn circuit the table rules are not valued. ``one_eyed_jacks``: a one-eyed jack
+(code 14, 0 points) pairs with any jack, so pairs, four of a kind, wolfpack and tip (d) compare ranks, and a jack's
+counts (its pair chance, ``u_a``) take both jack codes. With the rules off nothing changes.
 
 Every action's value
 --------------------

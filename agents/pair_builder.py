@@ -10,7 +10,8 @@ column pairs as the rules score them, each face-down card worth ``h``, the mean 
 ``c`` at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
 
 Card ``c`` *completes a pair* at ``k`` when the card in the other row of ``k``'s column is a face-up ``c`` and the
-card at ``k`` is not a ``c`` (face down, or a different face-up rank).
+card at ``k`` is not a ``c`` (face down, or a different face-up rank); with ``one_eyed_jacks`` a one-eyed jack and a
+jack are of one rank, and either can still come for a reserved jack.
 
 A column is *reserved* (tip (c), ``keep_threshold``) when it holds exactly one face-up card ``a`` worth at least
 ``keep_threshold`` points above or below a face-down card, and a match can still come: before any recycle some ``a``
