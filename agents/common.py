@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.core.cards import JOKER, TWO
+from golfsim.core.cards import JACK, JOKER, ONE_EYED_JACK, TWO
 from golfsim.core.engine import EAGLE_EYE_PAIR, face_down_count, is_legal
 from golfsim.core.spec import (
     ENDER,
@@ -25,6 +25,7 @@ from golfsim.core.spec import (
     OPEN_FIRST,
     PASS,
     PHASE,
+    R_CODES,
     R_DISCARD_FLIP,
     R_EAGLE_EYE,
     R_OFF_STOCK_KNOWN,
@@ -57,6 +58,30 @@ def pair_score(rules, rank):
     if rank == JOKER and rules[R_EAGLE_EYE] == 1:
         return EAGLE_EYE_PAIR
     return 0
+
+
+@leaf
+def rank_mate(rules, card):
+    """The other card code of ``card``'s rank: with ``one_eyed_jacks`` a jack's is ``ONE_EYED_JACK`` and a one-eyed
+    jack's is ``JACK``; -1 for every other card, and always without the rule (then every rank is one code)."""
+    if rules[R_CODES] > ONE_EYED_JACK:
+        if card == JACK:
+            return ONE_EYED_JACK
+        if card == ONE_EYED_JACK:
+            return JACK
+    return -1
+
+
+@leaf
+def rank_count(pub, rules, off, card):
+    """Cards of ``card``'s rank in the per-code counts at ``pub[off:]`` (``unseen`` or ``stock_known``): the count of
+    ``card``'s code, plus, with ``one_eyed_jacks``, that of the other jack code
+    ([`rank_mate`][golfsim.agents.common.rank_mate]). Without the rule it is ``pub[off + card]``."""
+    n = np.int64(pub[off + card])
+    m = rank_mate(rules, card)
+    if m >= 0:
+        n += pub[off + m]
+    return n
 
 
 @leaf

@@ -75,8 +75,10 @@ flip or knock takes that over each rank the card may be. ``knock_bonus`` (-5) co
 ``count_out`` limit), not in the value: continuing usually earns it later, and valued in full it made ev go out
 early and score worse; ``underdog_bonus`` is not valued, for the same reason (measured 1.3 points a hole worse).
 ``knock_early``: ``KNOCK`` is valued as going out by revealing every face-down card (their expected score, adjusted
-as above, under the same limit) and played only when strictly better than every other move.
-In the last-turn circuit the table rules are not valued. With the rules off nothing changes.
+as above, under the same limit) and played only when strictly better than every other move. In the last-turn
+circuit the table rules are not valued. ``one_eyed_jacks``: a one-eyed jack (code 14, 0 points) pairs with any
+jack, so pairs, four of a kind, wolfpack and tip (d) compare ranks, and a jack's counts (its pair chance, ``u_a``)
+take both jack codes. With the rules off nothing changes.
 
 Every action's value
 --------------------
@@ -116,10 +118,20 @@ from golfsim.agents.common import (
     min_opponent_face_down,
     opening_flip,
     pair_score,
+    rank_count,
+    rank_mate,
     stalled,
 )
-from golfsim.core.cards import JACK, JOKER, NUM_RANKS, TWO
-from golfsim.core.engine import WOLFPACK_BONUS, column_score, face_down_count, score_cards, top_discard
+from golfsim.core.cards import JACK, JOKER, ONE_EYED_JACK, TWO
+from golfsim.core.engine import (
+    WOLFPACK_BONUS,
+    column_score,
+    face_down_count,
+    rank_of,
+    same_rank,
+    score_cards,
+    top_discard,
+)
 from golfsim.core.spec import (
     DRAW_STOCK,
     ENDER,
@@ -135,6 +147,7 @@ from golfsim.core.spec import (
     PHASE,
     PLACE_DRAWN,
     R_BLACKJACK,
+    R_CODES,
     R_DISCARD_FLIP,
     R_EAGLE_EYE,
     R_END,
@@ -219,10 +232,23 @@ def pair_chance(x):
 @leaf
 def rank_chance(pub, rules, rank, nd, w):
     """Pair chance of ``rank``: ``q(nd * count)`` with ``count`` the cards of ``rank`` a draw may still bring (0
-    when ``w`` is 0 or ``rank`` is face down)."""
+    when ``w`` is 0 or ``rank`` is face down); with ``one_eyed_jacks`` both jack codes count for a jack."""
     if w == 0.0 or rank < 0:
         return 0.0
-    return pair_chance(nd * pub[draw_offset(pub, rules) + rank])
+    return pair_chance(nd * rank_count(pub, rules, draw_offset(pub, rules), rank))
+
+
+@leaf
+def match_loss(pub, rules, r, pr, pair_r, inv_u):
+    """How much a face-down card under or over the face-up ``r`` (``pr`` points, pair score ``pair_r``) is expected
+    to save by pairing it: ``u_r / U (2 pr - pair_r)``, plus, with ``one_eyed_jacks``, ``u_m / U (pr + points(m) -
+    pair_r)`` for the other jack code ``m`` of a jack's rank."""
+    ou = rules[R_OFF_UNSEEN]
+    loss = pub[ou + r] * inv_u * (2 * pr - pair_r)
+    m = rank_mate(rules, r)
+    if m >= 0:
+        loss += pub[ou + m] * inv_u * (pr + rules[R_POINTS + m] - pair_r)
+    return loss
 
 
 @leaf
@@ -233,7 +259,7 @@ def column_with(pub, rules, r, p, mu, inv_u, q_r, w):
         return float(column_score(r, p, rules))
     pr = rules[R_POINTS + r]
     pair_r = pair_score(rules, r)
-    e = pr + mu - pub[rules[R_OFF_UNSEEN] + r] * inv_u * (2 * pr - pair_r)
+    e = pr + mu - match_loss(pub, rules, r, pr, pair_r, inv_u)
     g = pr + mu - pair_r
     if g > 0.0:
         e -= w * q_r * g
@@ -266,13 +292,14 @@ def bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
     for c in range(3):
         a = _card(pub, base, c, over_k, over_card)
         b = _card(pub, base, c + 3, over_k, over_card)
-        if a >= 0 and a == b:
-            if a == p0:
+        if a >= 0 and same_rank(a, b):
+            r = rank_of(a)
+            if r == p0:
                 return float(bonus)
             if p0 < 0:
-                p0 = a
+                p0 = r
             else:
-                p1 = a
+                p1 = r
     if p0 < 0:
         return 0.0
     chance = 0.0
@@ -281,8 +308,9 @@ def bonus_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
         b = _card(pub, base, c + 3, over_k, over_card)
         if (a < 0) != (b < 0):
             up = a if a >= 0 else b
-            if up == p0 or up == p1:
-                chance += pub[rules[R_OFF_UNSEEN] + up] * inv_u + w * rank_chance(pub, rules, up, nd, 1.0)
+            if rank_of(up) == p0 or rank_of(up) == p1:
+                chance += rank_count(pub, rules, rules[R_OFF_UNSEEN], up) * inv_u + w * rank_chance(pub, rules, up, nd,
+                                                                                                    1.0)
     return bonus * min(chance, 1.0)
 
 
@@ -301,7 +329,8 @@ def wolf_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
     1)."""
     pairs = 0
     for c in range(3):
-        if _card(pub, base, c, over_k, over_card) == JACK and _card(pub, base, c + 3, over_k, over_card) == JACK:
+        if (rank_of(_card(pub, base, c, over_k, over_card)) == JACK
+                and rank_of(_card(pub, base, c + 3, over_k, over_card)) == JACK):
             pairs += 1
     if pairs >= 2:
         return float(WOLFPACK_BONUS)
@@ -311,8 +340,9 @@ def wolf_value(pub, rules, base, over_k, over_card, inv_u, nd, w):
     for c in range(3):
         a = _card(pub, base, c, over_k, over_card)
         b = _card(pub, base, c + 3, over_k, over_card)
-        if (a < 0) != (b < 0) and (a == JACK or b == JACK):
-            chance += pub[rules[R_OFF_UNSEEN] + JACK] * inv_u + w * rank_chance(pub, rules, JACK, nd, 1.0)
+        if (a < 0) != (b < 0) and (rank_of(a) == JACK or rank_of(b) == JACK):
+            chance += rank_count(pub, rules, rules[R_OFF_UNSEEN], JACK) * inv_u + w * rank_chance(pub, rules, JACK, nd,
+                                                                                                   1.0)
     return WOLFPACK_BONUS * min(chance, 1.0)
 
 
@@ -338,7 +368,7 @@ def layout_value(pub, rules, base, over_k, over_card, mu, hh, inv_u, nd, w, draw
         a = _card(pub, base, c, over_k, over_card)
         b = _card(pub, base, c + 3, over_k, over_card)
         if drawn and c == over_k % 3 and (a < 0) != (b < 0):
-            left = pub[draw_offset(pub, rules) + over_card] - 1
+            left = rank_count(pub, rules, draw_offset(pub, rules), over_card) - 1
             total += column_with(pub, rules, over_card, -1, mu, inv_u, pair_chance(nd * left) if w != 0.0 else 0.0, w)
         else:
             total += column_value(pub, rules, a, b, mu, hh, inv_u, nd, w)
@@ -365,12 +395,14 @@ def counting(pub, rules, params, player):
     n_unseen = 0
     sum_points = 0
     same = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         pr = rules[R_POINTS + r]
         n_unseen += u
         sum_points += u * pr
         same += u * (u - 1) * pr
+    if rules[R_CODES] > ONE_EYED_JACK:  # a jack over a one-eyed jack pairs too: u_J u_J0 such pairs each way
+        same += pub[ou + JACK] * pub[ou + ONE_EYED_JACK] * (rules[R_POINTS + JACK] + rules[R_POINTS + ONE_EYED_JACK])
     same *= 2
     if rules[R_TWOS_KEEP] == 1:
         u = pub[ou + TWO]
@@ -386,7 +418,7 @@ def counting(pub, rules, params, player):
     n_draw = n_unseen
     if pub[RECYCLES] > 0:
         n_draw = 0
-        for r in range(NUM_RANKS):
+        for r in range(rules[R_CODES]):
             n_draw += pub[rules[R_OFF_STOCK_KNOWN] + r]
     w = params[PAIR_WEIGHT]
     nd = params[HORIZON] * min_opponent_face_down(pub, rules, player) / n_draw if n_draw > 0 else 0.0
@@ -447,7 +479,7 @@ def draw_value(pub, rules, base, throw, ctx):
     for k in range(6):
         if x[k] < BIG:
             p = pub[base + (k + 3) % 6]
-            if p != p1:
+            if not same_rank(p, p1):
                 v = x[k] + rules[R_POINTS + p]
                 if v < a2:
                     a2 = v
@@ -461,24 +493,26 @@ def draw_value(pub, rules, base, throw, ctx):
     p_last = pub[base + (last + 3) % 6] if last >= 0 else -1
     pair2 = float(pair_score(rules, TWO))
     dof = draw_offset(pub, rules)
-    ou = rules[R_OFF_UNSEEN]
     total = 0.0
     n_draw = 0
-    # the rank loop has no data-dependent branches: absent ranks weigh 0, options are chosen with min()
-    for r in range(NUM_RANKS):
+    # the code loop has no data-dependent branches: absent codes weigh 0, options are chosen with min(); a pair is
+    # of one rank (a one-eyed jack pairs with a jack, one_eyed_jacks), and the pair chance counts the whole rank
+    for r in range(rules[R_CODES]):
         cnt = pub[dof + r]
         pr = rules[R_POINTS + r]
         pair_r = pair2 if r == TWO else 0.0
         g = pr + mu - pair_r
-        new_hidden = pr + mu - pub[ou + r] * inv_u * (2 * pr - pair_r) - w * pair_chance(nd * (cnt - 1)) * max(g, 0.0)
+        left = rank_count(pub, rules, dof, r) - 1
+        new_hidden = pr + mu - match_loss(pub, rules, r, pr, pair_r, inv_u) - w * pair_chance(nd * left) * max(g, 0.0)
+        rr = rank_of(r)
         best = min(throw, now - top_h + new_hidden)
-        best = min(best, pr + (a2 if r == p1 else a1))
-        best = min(best, v0 if o0 == r else BIG)
-        best = min(best, v1 if o1 == r else BIG)
-        best = min(best, v2 if o2 == r else BIG)
-        best = min(best, v3 if o3 == r else BIG)
-        best = min(best, v4 if o4 == r else BIG)
-        best = min(best, v5 if o5 == r else BIG)
+        best = min(best, pr + (a2 if rr == rank_of(p1) else a1))
+        best = min(best, v0 if rank_of(o0) == rr else BIG)
+        best = min(best, v1 if rank_of(o1) == rr else BIG)
+        best = min(best, v2 if rank_of(o2) == rr else BIG)
+        best = min(best, v3 if rank_of(o3) == rr else BIG)
+        best = min(best, v4 if rank_of(o4) == rr else BIG)
+        best = min(best, v5 if rank_of(o5) == rr else BIG)
         if last >= 0:
             best = min(best, out_value(rules, fin_rest + column_score(r, p_last, rules), ctx) - stall)
         total += cnt * best
@@ -507,7 +541,7 @@ def draw_value_reference(pub, rules, base, throw, ctx):
     dof = draw_offset(pub, rules)
     total = 0.0
     n_draw = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         cnt = pub[dof + r]
         if cnt <= 0:
             continue
@@ -573,7 +607,7 @@ def opponents_hole(pub, rules, player, mu, hh, inv_u, draw):
     n = 0
     s1 = 0.0
     s2 = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         pr = rules[R_POINTS + r]
         n += u
@@ -659,7 +693,7 @@ def out_value(rules, score, ctx):
 def _column_needs(pub, rules, a, b, mu, inv_u):
     """``(rank_a, gain_a, rank_b, gain_b)`` for one column of the next player: the points a card of each face-up
     rank would save them by completing the column pair (rank -1 when there is nothing to complete)."""
-    if a == b:
+    if same_rank(a, b):  # a pair already, or both face down
         return -1, 0.0, -1, 0.0
     if a < 0:
         a, b = b, a
@@ -688,7 +722,10 @@ def needs(pub, rules, player, mu, inv_u):
         r = ranks[j]
         if r >= 0:
             mask |= 1 << r
-            expected += pub[ou + r] * inv_u * gains[j]
+            m = rank_mate(rules, r)
+            if m >= 0:  # one_eyed_jacks: either jack code completes a jack's pair
+                mask |= 1 << m
+            expected += rank_count(pub, rules, ou, r) * inv_u * gains[j]
     return mask, expected, ranks, gains
 
 
@@ -698,7 +735,7 @@ def need_gain(ranks, gains, card):
     none of their pairs."""
     best = 0.0
     for j in range(6):
-        if ranks[j] == card and gains[j] > best:
+        if same_rank(ranks[j], card) and gains[j] > best:
             best = gains[j]
     return best
 
@@ -777,7 +814,7 @@ def best_placement(pub, rules, params, player, base, card, best, ctx, watch):
     for k in range(6):
         p = pub[base + (k + 3) % 6]
         x = pub[base + k]
-        new_known = pair_c if p == card else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
+        new_known = pair_c if same_rank(p, card) else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
         v = total - _pick3(c0, c1, c2, k % 3) + (new_known if p >= 0 else new_hidden)
         v += pen_unseen - stall if x < 0 else 0.0
         if x >= 0 and (needed >> x) & 1:
@@ -858,10 +895,10 @@ def reveal_all_value(pub, rules, base, opp, sd):
                 j = k
     ou = rules[R_OFF_UNSEEN]
     n = 0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         n += pub[ou + r]
     total = 0.0
-    for r in range(NUM_RANKS):
+    for r in range(rules[R_CODES]):
         u = pub[ou + r]
         if u <= 0:
             continue
@@ -869,7 +906,7 @@ def reveal_all_value(pub, rules, base, opp, sd):
         if j < 0:
             total += u * _final_score(rules, cards, opp, sd)
             continue
-        for r2 in range(NUM_RANKS):
+        for r2 in range(rules[R_CODES]):
             u2 = pub[ou + r2] - (1 if r2 == r else 0)
             if u2 > 0:
                 cards[j] = r2
@@ -1012,7 +1049,8 @@ def place_value_at(pub, rules, params, player, base, card, k, ctx, watch):
             v += watch.pen_unseen
         return v
     if p >= 0:
-        new = float(pair_score(rules, card)) if p == card else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
+        pairs = same_rank(p, card)
+        new = float(pair_score(rules, card)) if pairs else float(pr + rules[R_POINTS + (p if p > 0 else 0)])
     else:
         new = column_with(pub, rules, card, -1, mu, inv_u, rank_chance(pub, rules, card, nd, w), w)
     v = total - _pick3(c0, c1, c2, k % 3) + new

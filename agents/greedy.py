@@ -52,7 +52,7 @@ import numpy as np
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.base import Param
 from golfsim.agents.common import flip_move, mean_points, points, stall_floor_at
-from golfsim.core.engine import column_score, top_discard
+from golfsim.core.engine import column_score, rank_of, same_rank, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
     HELD,
@@ -102,13 +102,14 @@ def greedy_value(pub, rules, base, h, over_k, over_card):
         b = _card(pub, base, c + 3, over_k, over_card)
         if a >= 0 and b >= 0:
             total += column_score(a, b, rules)
-            if a == b:
-                if a == pair0 or a == pair1:
+            if same_rank(a, b):  # a one-eyed jack pairs with a jack (one_eyed_jacks)
+                r = rank_of(a)
+                if r == pair0 or r == pair1:
                     bonus_hit = True
                 if pair0 < 0:
-                    pair0 = a
+                    pair0 = r
                 else:
-                    pair1 = a
+                    pair1 = r
         elif a >= 0:
             total += points(rules, a) + h
         elif b >= 0:

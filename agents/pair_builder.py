@@ -10,7 +10,8 @@ column pairs as the rules score them, each face-down card worth ``h``, the mean 
 ``c`` at position ``k`` is the estimate now minus the estimate with ``c`` at ``k``.
 
 Card ``c`` *completes a pair* at ``k`` when the card in the other row of ``k``'s column is a face-up ``c`` and the
-card at ``k`` is not a ``c`` (face down, or a different face-up rank).
+card at ``k`` is not a ``c`` (face down, or a different face-up rank); with ``one_eyed_jacks`` a one-eyed jack and a
+jack are of one rank, and either can still come for a reserved jack.
 
 A column is *reserved* (tip (c), ``keep_threshold``) when it holds exactly one face-up card ``a`` worth at least
 ``keep_threshold`` points above or below a face-down card, and a match can still come: before any recycle some ``a``
@@ -59,11 +60,12 @@ from golfsim.agents.common import (
     flip_move,
     hidden_mean,
     min_opponent_face_down,
+    rank_count,
     stall_floor,
     stalled,
 )
 from golfsim.agents.greedy import column_estimate, greedy_value
-from golfsim.core.engine import top_discard
+from golfsim.core.engine import same_rank, top_discard
 from golfsim.core.spec import (
     DRAW_STOCK,
     HELD,
@@ -109,7 +111,7 @@ def reserved_columns(pub, rules, player, keep_threshold, lone_two):
         if (a < 0) == (b < 0):
             continue
         up = a if a >= 0 else b
-        if rules[R_POINTS + up] < keep_threshold or pub[avail + up] <= 0:
+        if rules[R_POINTS + up] < keep_threshold or rank_count(pub, rules, avail, up) <= 0:
             continue
         if lone_two and better_alone(rules, up):
             continue
@@ -133,7 +135,7 @@ def pair_builder_choice(pub, rules, base, h, card, reserved, lone_two):
     best_gain = -1e18
     for k in range(6):
         partner = pub[base + (k + 3) % 6]
-        makes_pair = partner == card and pub[base + k] != card
+        makes_pair = same_rank(partner, card) and not same_rank(pub[base + k], card)  # face down (-1): no rank
         if makes_pair and alone:
             continue
         if (reserved >> (k % 3)) & 1 and not makes_pair:

@@ -226,9 +226,9 @@ def position(layouts, *, rules: Rules | None = None, discard="5", pile=(), curre
         pub[RECYCLES] = 1
 
     # the running totals of the unseen cards follow the counts (the engine keeps them so; ev and learned read them)
-    codes = int(packed[R_CODES])  # 15 with one_eyed_jacks
-    pub[UNSEEN_CARDS] = int(pub[ou:ou + codes].sum())
-    pub[UNSEEN_POINTS] = int(np.dot(pub[ou:ou + codes], packed[R_POINTS:R_POINTS + codes]))
+    n_codes = rules.n_codes  # 15 with one_eyed_jacks (code 14), else 14
+    pub[UNSEEN_CARDS] = int(pub[ou:ou + n_codes].sum())
+    pub[UNSEEN_POINTS] = int(np.dot(pub[ou:ou + n_codes], packed[R_POINTS:R_POINTS + n_codes]))
     pub[PHASE] = START
     pub[CURRENT] = current
     pub[TURN] = turn

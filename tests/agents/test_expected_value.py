@@ -106,10 +106,12 @@ FAST_VS_REFERENCE = [
     Rules(),
     Rules(players=3, end="one_last_turn", jokers="minus5", twos_pair="keep_negative"),
     Rules(players=4, jokers="minus2", turn_cap=60),  # a low cap makes the deals stall: the stall bonus is exercised
+    Rules(players=3, one_eyed_jacks=True),  # a one-eyed jack pairs with a jack: pairs by rank, two jack codes
 ]
 
 
-@pytest.mark.parametrize("rules", FAST_VS_REFERENCE, ids=["default", "3p-last-turn-jokers", "4p-stalled"])
+@pytest.mark.parametrize("rules", FAST_VS_REFERENCE,
+                         ids=["default", "3p-last-turn-jokers", "4p-stalled", "3p-one-eyed-jacks"])
 @pytest.mark.slow
 def test_the_fast_valuation_agrees_with_the_reference(rules):
     packed = rules.pack()
