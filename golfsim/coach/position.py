@@ -29,10 +29,11 @@ field         meaning
 ``turn``      turns played this deal (default: the number of cards in the discard pile).
 ============  =========================================================================================
 
-Cards are ranks (suits never matter): ``A`` (or ``1``), ``2``-``10`` (or ``T``), ``J``, ``Q``, ``K``, ``X`` for a
+Cards are ranks (suits matter only to one jack rule): ``A`` (or ``1``), ``2``-``10`` (or ``T``), ``J``, ``Q``, ``K``, ``X`` for a
 joker, as [`golfsim.core.cards.parse_card`][] reads them; a suit letter after the rank (``5H``, ``10S``, ``QD``) is
-allowed and ignored. With ``end=one_last_turn`` an opponent whose six cards are all face up has gone out, and you
-are taking one of the last turns.
+allowed and ignored, but for the house rule ``one_eyed_jacks``, under which ``JH`` and ``JS`` (``J♥``, ``J♠``, or
+``J0``) are one-eyed jacks, worth 0 (without it they are jacks). With ``end=one_last_turn`` an opponent whose six
+cards are all face up has gone out, and you are taking one of the last turns.
 
 The state
 ---------
@@ -49,11 +50,11 @@ A position after a recycle of the stock cannot be written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from golfsim.core.cards import HIDDEN, NUM_CODES, check_one_eyed, parse_card, rank_name
+from golfsim.core.cards import HIDDEN, JACK, NUM_CODES, ONE_EYED_JACK, parse_card, rank_name
 from golfsim.core.rules import Rules
 from golfsim.core.spec import (
     CURRENT,
@@ -91,6 +92,8 @@ from golfsim.core.spec import (
 PHASES = {"start": START, "hold": HOLD, "flip": FLIP_PHASE}
 FIELDS = ("me", "opp", "discard", "stock", "drawn", "phase", "hole", "totals", "turn")
 SUITS = "CDHS\u2663\u2666\u2665\u2660"
+ONE_EYED_TOKENS = ("J0", "JH", "JS", "J\u2665", "J\u2660")
+"""How a one-eyed jack is written: the jacks of hearts and of spades (or ``J0``)."""
 
 
 class PositionError(ValueError):
@@ -100,6 +103,8 @@ class PositionError(ValueError):
 def parse_card_token(token: str, where: str) -> int:
     """One card (rank, optionally followed by a suit letter that is ignored); ``where`` names the field."""
     text = token.strip().upper()
+    if text in ONE_EYED_TOKENS:
+        return ONE_EYED_JACK  # a plain jack unless the rules play one_eyed_jacks (Position.to_pub)
     if len(text) >= 2 and text[-1] in SUITS:
         text = text[:-1]
     try:
@@ -224,6 +229,8 @@ class Position:
     def check(self, rules: Rules) -> None:
         """Raise [`PositionError`][golfsim.coach.position.PositionError] if this position cannot happen under
         ``rules``."""
+        if self.read_under(rules) is not self:
+            return self.read_under(rules).check(rules)
         players = self.players
         if players != rules.players:
             raise PositionError(f"the position has {players} players but the rules {rules.players}")
@@ -258,10 +265,6 @@ class Position:
         counts = rules.card_counts()
         used = np.zeros(NUM_CODES, dtype=np.int64)
         cards = [*self.me, *(c for layout in self.opponents for c in layout), *self.discard, self.drawn]
-        try:
-            check_one_eyed(cards, rules.one_eyed_jacks)
-        except ValueError as e:
-            raise PositionError(str(e)) from None
         for c in cards:
             if c >= 0:
                 used[c] += 1
@@ -292,8 +295,22 @@ class Position:
         [`full_stock`][golfsim.coach.position.Position.full_stock]."""
         return self.full_stock(rules) if self.stock is None else self.stock
 
+    def read_under(self, rules: Rules) -> Position:
+        """This position as ``rules`` read it: without ``one_eyed_jacks`` a one-eyed jack is a jack like the others."""
+        cards = [*self.me, *(c for layout in self.opponents for c in layout), *self.discard, self.drawn]
+        if rules.one_eyed_jacks or ONE_EYED_JACK not in cards:
+            return self
+
+        def jacks(cards):
+            return [JACK if c == ONE_EYED_JACK else c for c in cards]
+
+        return replace(self, me=jacks(self.me), opponents=[jacks(layout) for layout in self.opponents],
+                       discard=jacks(self.discard), drawn=jacks([self.drawn])[0])
+
     def to_pub(self, rules: Rules) -> np.ndarray:
         """The engine's public state of this position (you at seat 0, to move); checks it first."""
+        if self.read_under(rules) is not self:
+            return self.read_under(rules).to_pub(rules)
         self.check(rules)
         packed = rules.pack()
         players = self.players

@@ -20,6 +20,7 @@ from golfsim.core.spec import (
     OPEN_FIRST,
     PHASE,
     PLAYERS,
+    R_OFF_DISCARD,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
     RECYCLES,
@@ -55,6 +56,20 @@ def test_the_state_counts_every_card_nobody_has_seen():
     assert list(unseen) == list(expected)
     assert pub[UNSEEN_CARDS] == 8 + 37 == expected.sum()  # the face-down cards and the stock
     assert pub[UNSEEN_POINTS] == expected @ rules.points()[:14]  # 14 ranks; entry 14 is the one-eyed jack
+
+
+
+def test_the_jacks_of_hearts_and_spades_are_one_eyed_only_under_one_eyed_jacks():
+    text = "me: JH ? ? / J ? 2; opp: ? JD ? / ? ? ?; discard: 9 J♠; drawn: Q"
+    for rules, one_eyed in ((Rules(one_eyed_jacks=True), 14), (Rules(), 11)):
+        packed = rules.pack()
+        pub = parse_position(text, rules)
+        ov, ou = int(packed[R_OFF_VIEW]), int(packed[R_OFF_UNSEEN])
+        assert list(pub[ov:ov + 6]) == [one_eyed, HIDDEN, HIDDEN, 11, HIDDEN, 2] and pub[ov + 7] == 11
+        assert pub[int(packed[R_OFF_DISCARD]) + 1] == one_eyed
+        assert pub[ou + 11] == 0  # every jack of the pack is showing, one-eyed or not
+    with pytest.raises(PositionError, match="J0"):  # a pack has two one-eyed jacks
+        parse_position("me: JH ? ? / J0 ? 2; opp: ? JD ? / ? ? ?; discard: 9 J♠", Rules(one_eyed_jacks=True))
 
 
 NOTATIONS = [
