@@ -490,6 +490,9 @@ def draw_value(pub, rules, base, throw, ctx):
     o3, v3 = _pair_option(pub, rules, base, 3, x[3])
     o4, v4 = _pair_option(pub, rules, base, 4, x[4])
     o5, v5 = _pair_option(pub, rules, base, 5, x[5])
+    # ranks, not codes, decide a pair (one_eyed_jacks): each option's rank once, outside the code loop
+    o0, o1, o2, o3, o4, o5 = rank_of(o0), rank_of(o1), rank_of(o2), rank_of(o3), rank_of(o4), rank_of(o5)
+    q1 = rank_of(p1)
     p_last = pub[base + (last + 3) % 6] if last >= 0 else -1
     pair2 = float(pair_score(rules, TWO))
     dof = draw_offset(pub, rules)
@@ -506,13 +509,13 @@ def draw_value(pub, rules, base, throw, ctx):
         new_hidden = pr + mu - match_loss(pub, rules, r, pr, pair_r, inv_u) - w * pair_chance(nd * left) * max(g, 0.0)
         rr = rank_of(r)
         best = min(throw, now - top_h + new_hidden)
-        best = min(best, pr + (a2 if rr == rank_of(p1) else a1))
-        best = min(best, v0 if rank_of(o0) == rr else BIG)
-        best = min(best, v1 if rank_of(o1) == rr else BIG)
-        best = min(best, v2 if rank_of(o2) == rr else BIG)
-        best = min(best, v3 if rank_of(o3) == rr else BIG)
-        best = min(best, v4 if rank_of(o4) == rr else BIG)
-        best = min(best, v5 if rank_of(o5) == rr else BIG)
+        best = min(best, pr + (a2 if rr == q1 else a1))
+        best = min(best, v0 if o0 == rr else BIG)
+        best = min(best, v1 if o1 == rr else BIG)
+        best = min(best, v2 if o2 == rr else BIG)
+        best = min(best, v3 if o3 == rr else BIG)
+        best = min(best, v4 if o4 == rr else BIG)
+        best = min(best, v5 if o5 == rr else BIG)
         if last >= 0:
             best = min(best, out_value(rules, fin_rest + column_score(r, p_last, rules), ctx) - stall)
         total += cnt * best
