@@ -29,11 +29,11 @@ field         meaning
 ``turn``      turns played this deal (default: the number of cards in the discard pile).
 ============  =========================================================================================
 
-Cards are ranks (suits matter only to one jack rule): ``A`` (or ``1``), ``2``-``10`` (or ``T``), ``J``, ``Q``, ``K``, ``X`` for a
-joker, as [`golfsim.core.cards.parse_card`][] reads them; a suit letter after the rank (``5H``, ``10S``, ``QD``) is
-allowed and ignored, but for the house rule ``one_eyed_jacks``, under which ``JH`` and ``JS`` (``J♥``, ``J♠``, or
-``J0``) are one-eyed jacks, worth 0 (without it they are jacks). With ``end=one_last_turn`` an opponent whose six
-cards are all face up has gone out, and you are taking one of the last turns.
+Cards are ranks (suits matter only to one jack rule): ``A`` (or ``1``), ``2``-``10`` (or ``T``), ``J``, ``Q``,
+``K``, ``X`` for a joker, as [`golfsim.core.cards.parse_card`][] reads them; a suit letter after the rank (``5H``,
+``10S``, ``QD``) is allowed and ignored, but for the house rule ``one_eyed_jacks``, under which ``JH`` and ``JS``
+(``J♥``, ``J♠``, or ``J0``) are one-eyed jacks, worth 0 (without it they are jacks). With ``end=one_last_turn`` an
+opponent whose six cards are all face up has gone out, and you are taking one of the last turns.
 
 The state
 ---------
