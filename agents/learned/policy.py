@@ -20,12 +20,21 @@ it takes the expectation over the card chance brings (one-ply expectimax):
   moves that cover or turn up a face-down card are played
   ([`must_progress`][golfsim.agents.learned.policy.must_progress]), so that every deal ends.
 
+House rules it was not fitted on reach it through the rules' numbers: card values and pair scores (``super_kings``,
+``ten_penny``, ``eagle_eye``, ``one_eyed_jacks``, whose one-eyed jacks pair with jacks in every expectation),
+``flip_mode=endgame`` (a throw counts the flip only once it is offered) and ``knock_penalty``: going out adds 10
+times the chance that the best opponent ends lower
+([`knock_penalty_cost`][golfsim.agents.learned.policy.knock_penalty_cost]).
+The other rules that compare the table's scores (``knock_bonus``, ``underdog_bonus``, ``tied_shame``, ``blackjack``),
+``wolfpack`` and ``knock_early`` are not valued.
+
 The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
 trained, the agent ``learned`` the shipped ones. Nothing here allocates.
 """
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -46,6 +55,7 @@ from golfsim.agents.learned.value import (
     column_dot,
     column_expectation,
     hidden_dot,
+    layout_expectation,
     next_gains,
     opponents_expectation,
     running_row,
@@ -72,9 +82,11 @@ from golfsim.core.spec import (
     R_CODES,
     R_DISCARD_FLIP,
     R_END,
+    R_KNOCK_PENALTY,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
     R_PLAYERS,
+    R_POINTS,
     R_REVEAL,
     R_TURN_CAP,
     REVEAL,
@@ -89,13 +101,14 @@ from golfsim.core.worlds import stack_float64
 BIG = 1e18
 
 Context = namedtuple("Context", "cnt base h row const c0 c1 c2 row_out const_out row_final const_final final_turn "
-                                "last_turn opp_exp gain_unknown stall")
+                                "last_turn opp_exp gain_unknown stall out_opp out_sd")
 Context.__doc__ = """What every afterstate of one decision is valued from
 ([`context`][golfsim.agents.learned.policy.context]): the counts, the player's view offset and face-down count, the row
 of a running afterstate with its constant part (bias, opponents, stall) and the weighted values of the three own
 columns, the rows and constants of going out and of the last-turn circuit, whether this is the player's last turn
 (``final_turn``) and the deal's last (``last_turn``), the opponents' expected final score, the next player's expected
-gain from an unseen card on the discard, and the stall flag."""
+gain from an unseen card on the discard, the stall flag, and under ``knock_penalty`` the best opponent's expected
+final score and its spread (``out_opp``, ``out_sd``; 0 for the spread without the rule or once someone went out)."""
 
 
 @leaf
@@ -129,10 +142,48 @@ def context(pub, rules, w, player, gains, opp):
     c1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt)
     c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt)
     final_turn = pub[ENDER] >= 0
+    out_opp, out_sd = 0.0, 0.0
+    if rules[R_KNOCK_PENALTY] == 1 and not final_turn:
+        out_opp, out_sd = best_opponent(pub, rules, player, cnt)
     return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
                    row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
                    final_turn, final_turn and pub[FINAL_LEFT] == 1, opponents_expectation(pub, rules, player, cnt),
-                   unseen_gain(pub, rules, cnt, gains), stall)
+                   unseen_gain(pub, rules, cnt, gains), stall, out_opp, out_sd)
+
+
+@leaf
+def best_opponent(pub, rules, player, cnt):
+    """``(mean, sd)`` of the lowest final score among ``player``'s opponents, taken as normal: the lowest exact
+    expectation of an opponent's layout, spread by that opponent's face-down cards and (with ``end=one_last_turn``)
+    the last turn still to come, each adding the variance of an unseen card's points."""
+    ou = rules[R_OFF_UNSEEN]
+    s2 = 0.0
+    for r in range(rules[R_CODES]):
+        s2 += pub[ou + r] * rules[R_POINTS + r] * rules[R_POINTS + r]
+    var = s2 * cnt.inv_u - cnt.mu * cnt.mu
+    best = BIG
+    down = 0
+    for q in range(rules[R_PLAYERS]):
+        if q != player:
+            e = layout_expectation(pub, rules, q, cnt)
+            if e < best:
+                best = e
+                down = face_down_count(pub, rules, q)
+    return best, max(math.sqrt((down + rules[R_END]) * max(var, 0.0)), 0.5)
+
+
+@leaf
+def knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new):
+    """The expected ``knock_penalty`` (+10 when another score is lower) of going out with the own layout as it is
+    but for column ``ck`` (``a_new`` over ``b_new``): 10 times the chance that the best opponent's normal score
+    (``ctx.out_opp``, ``ctx.out_sd``) ends below this one; 0 without the rule."""
+    if ctx.out_sd == 0.0:
+        return 0.0
+    own = 0.0
+    for c in range(3):
+        a, b = _column(pub, ctx.base, c, ck, a_new, b_new)
+        own += column_expectation(pub, rules, a, b, ctx.cnt)
+    return 5.0 * (1.0 + math.erf((own - 0.5 - ctx.out_opp) / (ctx.out_sd * math.sqrt(2.0))))
 
 
 @leaf
@@ -170,6 +221,8 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
         for c in range(3):
             a, b = _column(pub, base, c, ck, a_new, b_new)
             own += column_expectation(pub, rules, a, b, ctx.cnt)
+        if h == 0 and not ctx.final_turn:
+            own += knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new)
         return own - ctx.opp_exp - bonus
     if not ctx.final_turn and h > 0:  # the usual case: one column changes
         row = ctx.row
@@ -186,6 +239,8 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
     for c in range(3):
         a, b = _column(pub, base, c, ck, a_new, b_new)
         v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt)
+    if not ctx.final_turn:  # going out
+        v += knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new)
     return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
 
 

@@ -12,7 +12,7 @@ from golfsim.agents.learned.policy import action_values
 from golfsim.agents.learned.value import card_counts, column_expectation
 from golfsim.core.cards import JACK, ONE_EYED_JACK
 from golfsim.core.rules import R_OFF_UNSEEN, Rules
-from golfsim.core.spec import NUM_ACTIONS, THROW_DRAWN
+from golfsim.core.spec import NUM_ACTIONS, PLACE_DRAWN, THROW_DRAWN
 from tests.agents.positions import position
 from tests.reference_engine import column_scores
 
@@ -73,3 +73,12 @@ def test_under_one_eyed_jacks_column_expectations_are_the_mean_over_the_unseen_c
         assert column_expectation(pos.pub, pos.packed, face_up, -1, cnt) == pytest.approx(mean, abs=1e-9)
     pairs = [column_score(a, b, rules) for i, a in enumerate(unseen) for j, b in enumerate(unseen) if i != j]
     assert column_expectation(pos.pub, pos.packed, -1, -1, cnt) == pytest.approx(np.mean(pairs), abs=1e-9)
+
+
+def test_knock_penalty_keeps_the_learned_player_from_going_out_behind():
+    # covering the last card with the 6 ends the deal (end=immediate) at 7 + 7 + 11 = 25 against an opponent at
+    # about 21 in expectation (K/K, 5/6 and 4 over a face-down card): without the rule the learned player ends it
+    # there; with it the opponent is lower nearly surely, which costs +10, so it plays on
+    layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?"]
+    assert position(layouts, held="6").decide("learned") == PLACE_DRAWN + 5
+    assert position(layouts, held="6", rules=Rules(knock_penalty=True)).decide("learned") != PLACE_DRAWN + 5
