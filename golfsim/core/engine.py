@@ -485,7 +485,7 @@ def rank_of(card):
 @leaf
 def same_rank(a, b):
     """Whether card codes ``a`` and ``b`` are of one rank (a column of them is a pair)."""
-    return rank_of(a) == rank_of(b)
+    return a == b or a * b == JACK * ONE_EYED_JACK  # the only product of two different codes 0..14 that is 154
 
 
 @leaf

@@ -1,15 +1,14 @@
 """The house-rule experiment: every house rule measured alone over the web game's table, with luck's measures."""
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from golfsim.core.rules import HOUSE_MEANINGS, Rules
 from golfsim.experiments import house
+from tests.experiments.citations import check_citations
 
 TINY = 40
 SEED = 3
@@ -80,24 +79,6 @@ def test_the_committed_result_was_made_by_code_that_plays_the_house_rules_like_t
     assert [s["label"] for s in config["rule_sets"]] == labels
 
 
-#: A number the committed README cites: ``[table: RULE_SET Pp STRONG/WEAK COLUMN = NUMBER]`` or
-#: ``[analytics: RULE_SET Pp COLUMN = NUMBER]``.
-CITATION = re.compile(r"\[(table|analytics):\s+(\S+)\s+(\d)p\s+(?:(\S+)/(\S+)\s+)?(\w+)\s+=\s+(-?[\d.]+|inf)\]")
-
 
 def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
-    root = Path(house.__file__).resolve().parent.parent / "results" / "house"
-    text = (root / "README.md").read_text()
-    tables = {"table": pd.read_csv(root / "table.csv"), "analytics": pd.read_csv(root / "analytics.csv")}
-    cited = CITATION.findall(text)
-    assert len(cited) >= 8, "the findings should point to the table for each claim"
-    assert len(cited) == len(re.findall(r"\[(?:table|analytics):", text)), "a citation does not parse"
-    for which, rule_set, players, strong, weak, column, number in cited:
-        t = tables[which]
-        rows = t[(t.rule_set == rule_set) & (t.players == int(players))]
-        if strong:
-            rows = rows[(rows.strong == strong) & (rows.weak == weak)]
-        assert len(rows) == 1, (which, rule_set, players, strong, weak)
-        value = float(rows[column].iloc[0])
-        decimals = len(number.partition(".")[2])
-        assert round(value, decimals) == pytest.approx(float(number)), (which, rule_set, players, column, number)
+    check_citations(Path(house.__file__).resolve().parent.parent / "results" / "house", "rule_set")

@@ -4,7 +4,6 @@ byte for byte."""
 
 import json
 import os
-import re
 import shlex
 import signal
 import subprocess
@@ -20,6 +19,7 @@ from golfsim.core.rules import Rules
 from golfsim.experiments import luck
 from golfsim.experiments import luck_measures as lm
 from golfsim.runs.tasks import run_tasks
+from tests.experiments.citations import check_citations
 from tests.support import default_sigint
 
 TINY = 6
@@ -146,28 +146,10 @@ def test_the_recorded_command_reruns_the_result_byte_for_byte(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-#: A claim's reference in results/luck/README.md: ``[table: VARIANT Pp STRONG/WEAK COLUMN = NUMBER]`` or
-#: ``[analytics: VARIANT Pp COLUMN = NUMBER]`` (``tuned-ev`` stands for the tuned ev's label).
-CITATION = re.compile(r"\[(table|analytics):\s+(\S+)\s+(\d)p\s+(?:(\S+)/(\S+)\s+)?(\w+)\s+=\s+(-?[\d.]+|inf)\]")
-
-
 def test_every_number_the_committed_readme_cites_is_in_the_committed_tables():
-    root = Path(luck.__file__).resolve().parent.parent / "results" / "luck"
-    text = (root / "README.md").read_text()
-    tables = {"table": pd.read_csv(root / "table.csv"), "analytics": pd.read_csv(root / "analytics.csv")}
-    cited = CITATION.findall(text)
-    assert len(cited) >= 8, "the findings should point to the table for each claim"
-    assert len(cited) == len(re.findall(r"\[(?:table|analytics):", text)), "a citation does not parse"
-    for which, variant, players, strong, weak, column, number in cited:
-        t = tables[which]
-        rows = t[(t.variant == variant) & (t.players == int(players))]
-        if strong:
-            strong = luck.PAIRS[1][0] if strong == "tuned-ev" else strong
-            rows = rows[(rows.strong == strong) & (rows.weak == weak)]
-        assert len(rows) == 1, (which, variant, players, strong, weak)
-        value = float(rows[column].iloc[0])
-        decimals = len(number.partition(".")[2])
-        assert round(value, decimals) == pytest.approx(float(number)), (which, variant, players, column, number)
+    # ``tuned-ev`` in a citation stands for the tuned ev's label
+    check_citations(Path(luck.__file__).resolve().parent.parent / "results" / "luck", "variant",
+                    aliases={"tuned-ev": luck.PAIRS[1][0]})
 
 
 @pytest.mark.slow  # a real golfsim process playing real games until the signal: about 30 s here
