@@ -88,3 +88,30 @@ def test_mc_values_a_finished_deal_as_the_rules_score_it(options, objective):
     mine, theirs = hole_scores([score_layout(cards, rules) for cards in layouts], 1, rules)
     assert row.objective == objective == mine - theirs
     assert row.objective_se == 0.0
+
+
+# Rules whose effect on a finished deal the table above cannot show, each in a position of its own: the move covers
+# the last face-down card, so mc's objective (own hole score less the opponents' mean) is exact.
+EXACT_OWN = [
+    # J/J, J/J and 8/9: two columns of jacks, 17 points, -20 under wolfpack; the opponent (who went out) has 22
+    ({"wolfpack": True}, "me: J J 8 / J ? 9; opp: 3 3 4 / A 5 6; discard: 8 J", "t5",
+     ["J J 8 / J J 9", "3 3 4 / A 5 6"], 1, (17 - 20) - 22),
+    ({}, "me: J J 8 / J ? 9; opp: 3 3 4 / A 5 6; discard: 8 J", "t5", ["J J 8 / J J 9", "3 3 4 / A 5 6"], 1,
+     17 - 22),
+    # three players: your 26 ties the first opponent's (who went out): both +5 under tied_shame, the other 57
+    ({"tied_shame": True}, "me: K 8 ? / 5 A 9; opp: 3 3 4 / 5 5 6; opp: Q Q J / 10 9 8; discard: 8 3", "t3",
+     ["K 8 3 / 5 A 9", "3 3 4 / 5 5 6", "Q Q J / 10 9 8"], 1, 31 - (31 + 57) / 2),
+    ({}, "me: K 8 ? / 5 A 9; opp: 3 3 4 / 5 5 6; opp: Q Q J / 10 9 8; discard: 8 3", "t3",
+     ["K 8 3 / 5 A 9", "3 3 4 / 5 5 6", "Q Q J / 10 9 8"], 1, 26 - (26 + 57) / 2),
+]
+
+
+@pytest.mark.parametrize(("options", "text", "move", "finals", "ender", "objective"), EXACT_OWN,
+                         ids=["wolfpack", "no wolfpack", "tied_shame", "no tied_shame"])
+def test_mc_values_wolfpack_and_tied_shame_as_the_rules_score_them(options, text, move, finals, ender, objective):
+    rules = Rules(end="one_last_turn", players=len(finals), **options)
+    answer = hint(parse_position(text, rules), rules, samples=20, seed=1)
+    row = next(r for r in answer.rows if r.key == move)
+    scores = hole_scores([score_layout(parse_layout(f), rules) for f in finals], ender, rules)
+    assert row.objective == pytest.approx(objective) == scores[0] - sum(scores[1:]) / len(scores[1:])
+    assert row.objective_se == 0.0
