@@ -22,11 +22,10 @@ it takes the expectation over the card chance brings (one-ply expectimax):
 
 House rules it was not fitted on reach it through the rules' numbers: card values and pair scores (``super_kings``,
 ``ten_penny``, ``eagle_eye``, ``one_eyed_jacks``, whose one-eyed jacks pair with jacks in every expectation),
-``flip_mode=endgame`` (a throw counts the flip only once it is offered) and ``knock_penalty``: going out adds 10
-times the chance that the best opponent ends lower
-([`knock_penalty_cost`][golfsim.agents.learned.policy.knock_penalty_cost]).
-The other rules that compare the table's scores (``knock_bonus``, ``underdog_bonus``, ``tied_shame``, ``blackjack``),
-``wolfpack`` and ``knock_early`` are not valued.
+``flip_mode=endgame`` (a throw counts the flip only once it is offered), and in a final own layout the rules that
+compare scores ([`house_cost`][golfsim.agents.learned.policy.house_cost]): ``blackjack``, and when going out
+``knock_penalty`` and (with more than two players) ``tied_shame``, against the best opponent's score taken as
+normal. ``knock_bonus``, ``underdog_bonus``, ``wolfpack`` and ``knock_early`` are not valued.
 
 The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
 trained, the agent ``learned`` the shipped ones. Nothing here allocates.
@@ -63,7 +62,7 @@ from golfsim.agents.learned.value import (
 )
 from golfsim.agents.random_agent import random_legal as random_among
 from golfsim.core.cards import NUM_CODES
-from golfsim.core.engine import face_down_count, flip_after_throw, top_discard
+from golfsim.core.engine import column_score, face_down_count, flip_after_throw, top_discard
 from golfsim.core.rng import uniform
 from golfsim.core.spec import (
     CURRENT,
@@ -79,6 +78,7 @@ from golfsim.core.spec import (
     PASS,
     PHASE,
     PLACE_DRAWN,
+    R_BLACKJACK,
     R_CODES,
     R_DISCARD_FLIP,
     R_END,
@@ -88,6 +88,7 @@ from golfsim.core.spec import (
     R_PLAYERS,
     R_POINTS,
     R_REVEAL,
+    R_TIED_SHAME,
     R_TURN_CAP,
     REVEAL,
     START,
@@ -143,7 +144,7 @@ def context(pub, rules, w, player, gains, opp):
     c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt)
     final_turn = pub[ENDER] >= 0
     out_opp, out_sd = 0.0, 0.0
-    if rules[R_KNOCK_PENALTY] == 1 and not final_turn:
+    if (rules[R_KNOCK_PENALTY] == 1 or (rules[R_TIED_SHAME] == 1 and players > 2)) and not final_turn:
         out_opp, out_sd = best_opponent(pub, rules, player, cnt)
     return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
                    row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
@@ -173,17 +174,35 @@ def best_opponent(pub, rules, player, cnt):
 
 
 @leaf
-def knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new):
-    """The expected ``knock_penalty`` (+10 when another score is lower) of going out with the own layout as it is
-    but for column ``ck`` (``a_new`` over ``b_new``): 10 times the chance that the best opponent's normal score
-    (``ctx.out_opp``, ``ctx.out_sd``) ends below this one; 0 without the rule."""
-    if ctx.out_sd == 0.0:
+def _normal_below(x, mean, sd):
+    """Normal probability of a value below ``x``."""
+    return 0.5 * (1.0 + math.erf((x - mean) / (sd * math.sqrt(2.0))))
+
+
+@leaf
+def house_cost(pub, rules, ctx, ck, a_new, b_new, going_out):
+    """What the house rules that compare scores add to a final own layout (the player's cards as they are but for
+    column ``ck``, ``a_new`` over ``b_new``; every card face up): ``blackjack`` takes a score of exactly 21 to 0;
+    when ``going_out``, ``knock_penalty`` adds 10 times the chance that the best opponent (normal, ``ctx.out_opp``
+    and ``ctx.out_sd``) ends lower, and ``tied_shame`` with more than two players 5 times the chance of a tie (at two
+    a tie costs both alike). 0 when no such rule is on."""
+    if rules[R_BLACKJACK] == 0 and ctx.out_sd == 0.0:
         return 0.0
     own = 0.0
     for c in range(3):
         a, b = _column(pub, ctx.base, c, ck, a_new, b_new)
-        own += column_expectation(pub, rules, a, b, ctx.cnt)
-    return 5.0 * (1.0 + math.erf((own - 0.5 - ctx.out_opp) / (ctx.out_sd * math.sqrt(2.0))))
+        if a < 0 or b < 0:
+            return 0.0  # a face-down card left: its score is not known yet
+        own += column_score(a, b, rules)
+    score = 0.0 if rules[R_BLACKJACK] == 1 and own == 21.0 else own
+    cost = score - own
+    if going_out and ctx.out_sd > 0.0:
+        if rules[R_KNOCK_PENALTY] == 1:
+            cost += 10.0 * _normal_below(score - 0.5, ctx.out_opp, ctx.out_sd)
+        if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2:
+            cost += 5.0 * (_normal_below(score + 0.5, ctx.out_opp, ctx.out_sd)
+                           - _normal_below(score - 0.5, ctx.out_opp, ctx.out_sd))
+    return cost
 
 
 @leaf
@@ -221,8 +240,8 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
         for c in range(3):
             a, b = _column(pub, base, c, ck, a_new, b_new)
             own += column_expectation(pub, rules, a, b, ctx.cnt)
-        if h == 0 and not ctx.final_turn:
-            own += knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new)
+        if h == 0:
+            own += house_cost(pub, rules, ctx, ck, a_new, b_new, not ctx.final_turn)
         return own - ctx.opp_exp - bonus
     if not ctx.final_turn and h > 0:  # the usual case: one column changes
         row = ctx.row
@@ -239,8 +258,8 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
     for c in range(3):
         a, b = _column(pub, base, c, ck, a_new, b_new)
         v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt)
-    if not ctx.final_turn:  # going out
-        v += knock_penalty_cost(pub, rules, ctx, ck, a_new, b_new)
+    if h == 0:  # a final layout: going out, or the own last turn taken
+        v += house_cost(pub, rules, ctx, ck, a_new, b_new, not ctx.final_turn)
     return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
 
 

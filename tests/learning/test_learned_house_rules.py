@@ -82,3 +82,20 @@ def test_knock_penalty_keeps_the_learned_player_from_going_out_behind():
     layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?"]
     assert position(layouts, held="6").decide("learned") == PLACE_DRAWN + 5
     assert position(layouts, held="6", rules=Rules(knock_penalty=True)).decide("learned") != PLACE_DRAWN + 5
+
+
+def test_blackjack_makes_the_learned_player_go_out_with_exactly_21():
+    # ev's position (tests/agents/test_ev_house_rules.py): the held King pairs the King above the last card, for
+    # exactly 21 against an opponent at about 12; only under blackjack is that a 0
+    layouts = ["Q 3 K / 7 A ?", "K 2 ? / K 2 ?"]
+    assert position(layouts, held="K").decide("learned") != PLACE_DRAWN + 5
+    assert position(layouts, held="K", rules=Rules(blackjack=True)).decide("learned") == PLACE_DRAWN + 5
+
+
+def test_tied_shame_keeps_the_learned_player_from_going_out_into_a_likely_tie_at_three_players():
+    # covering the last card with the 3 ends the deal (end=immediate) at 7 + 7 + 8 = 22; the first opponent is at
+    # about 21.5 in expectation (K/K, 5/6 and 4 over a face-down card), the second far behind. Without the rule the
+    # learned player ends the deal there; with it a tie (+5) is likely enough that it plays on
+    layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?", "Q Q J / 10 9 ?"]
+    assert position(layouts, held="3", rules=Rules(players=3)).decide("learned") == PLACE_DRAWN + 5
+    assert position(layouts, held="3", rules=Rules(players=3, tied_shame=True)).decide("learned") != PLACE_DRAWN + 5
