@@ -6,8 +6,8 @@ ends the deal and its value is the layout it leaves. Each player is held to the 
 its rollouts with the engine's one hole scorer, so every rule; ev values the card values and, in going out
 (tests/agents/test_ev_house_rules.py), blackjack, knock_penalty, knock_bonus, tied_shame and wolfpack, but not
 underdog_bonus nor any of them in the last turns after someone went out (as here);
-learned values layouts only, not the comparison of the table's scores (blackjack, knock_penalty, knock_bonus,
-underdog_bonus, tied_shame) nor wolfpack.
+learned values its final layout under blackjack (so here too) and, in going out, knock_penalty and tied_shame, but
+not knock_bonus, underdog_bonus or wolfpack (tests/learning/test_learned_house_rules.py).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ CASES = [
      ("mc", "ev", "learned")),
     # the 3 on the face-down card makes exactly 21 (K 8 3 / K A 9): 0 under blackjack; without it 21 is the worst
     ("blackjack", Rules(end="one_last_turn", blackjack=True), Rules(end="one_last_turn"),
-     f"me: K 8 ? / K A 9; {OPP}; discard: 8 3", "t3", ("mc",)),
+     f"me: K 8 ? / K A 9; {OPP}; discard: 8 3", "t3", ("mc", "learned")),
     # the discard is a one-eyed jack, worth 0: the card to take over the 9 (slot 2); a plain jack (10) is not
     # (one position per rule set: a one-eyed jack cannot be written without the rule)
     ("one_eyed_jacks", Rules(end="one_last_turn", one_eyed_jacks=True), Rules(end="one_last_turn"),
