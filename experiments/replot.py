@@ -1,9 +1,9 @@
 """Redraw a result's figures from its committed tables, without playing a game or changing a table.
 
-``python -m golfsim.experiments.replot results/tips results/search ...`` (or `replot`) reads ``table.csv``
-and ``config.json`` (``curve.csv`` for the learning example; ``trials.csv`` for a tuning study) and writes the
-figures the experiment would have written, each atomically. A restyled plotting function so reaches every
-committed figure in seconds.
+``python -m golfsim.experiments.replot results/tips results/search ...`` (or `replot`) reads ``table.csv`` and
+``config.json`` (``curve.csv`` for the learning example, ``analytics.csv`` for the house rules; ``trials.csv`` for a
+tuning study) and writes the figures the experiment would have written, each atomically. A restyled plotting
+function so reaches every committed figure in seconds.
 """
 
 from __future__ import annotations
@@ -71,6 +71,10 @@ def figures(directory: Path | str) -> dict:
         from golfsim.experiments import headroom
 
         return {"figure": headroom.plot(table, config)}
+    if name == "house":
+        from golfsim.experiments import house
+
+        return {"figure": house.plot(table, pd.read_csv(d / "analytics.csv"), config)}
     if name == "learning":
         from golfsim.experiments import learning
 
