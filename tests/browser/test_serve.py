@@ -83,6 +83,7 @@ def test_bad_input_is_a_message_in_the_page(page, server):
     response = page.goto(url + "/game/no-such-game")
     assert response.status == 404 and "no game" in page.inner_text("#error")
     start(page, url, "ev", "2")
+    page.wait_for_selector(".moves button")  # evaluate does not wait for the game page as the locators do
     game = page.url
     page.evaluate("() => { const b = document.querySelector('.moves button'); b.value = '99'; }")
     page.locator(".moves button").first.click()
