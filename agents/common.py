@@ -12,6 +12,8 @@ A *column pair* of rank ``r`` scores ``pair_score(r)``: 0, or twice a two's poin
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
@@ -58,6 +60,13 @@ def pair_score(rules, rank):
     if rank == JOKER and rules[R_EAGLE_EYE] == 1:
         return EAGLE_EYE_PAIR
     return 0
+
+
+@leaf
+def normal_below(x, mean, sd):
+    """Normal probability of a value below ``x`` (mean ``mean``, standard deviation ``sd``): how ev and learned take
+    the best opponent's score when valuing the house rules that compare scores."""
+    return 0.5 * (1.0 + math.erf((x - mean) / (sd * math.sqrt(2.0))))
 
 
 @leaf

@@ -116,6 +116,7 @@ from golfsim.agents.common import (
     draw_offset,
     flip_choice,
     min_opponent_face_down,
+    normal_below,
     opening_flip,
     pair_score,
     rank_count,
@@ -650,12 +651,6 @@ def going_out_value(score, limit):
 
 
 @leaf
-def _below(x, mean, sd):
-    """Normal probability of a value below ``x`` (mean ``mean``, standard deviation ``sd``)."""
-    return 0.5 * (1.0 + math.erf((x - mean) / (sd * math.sqrt(2.0))))
-
-
-@leaf
 def house_adjustment(rules, score, opp, sd):
     """Expected change the house rules that compare the table's scores make to the hole score ``score`` (a whole
     number) of the player who goes out, against a best opponent whose hole score is about normal with mean ``opp`` and
@@ -665,7 +660,7 @@ def house_adjustment(rules, score, opp, sd):
     adj = b - score
     kp = rules[R_KNOCK_PENALTY] == 1
     kb = 5.0 if rules[R_KNOCK_BONUS] == 1 else 0.0
-    lower = _below(b - 0.5, opp, sd)  # the opponent's score is below b: the knock penalty
+    lower = normal_below(b - 0.5, opp, sd)  # the opponent's score is below b: the knock penalty
     if kp:
         adj += 10.0 * lower
     adj -= kb
@@ -674,7 +669,7 @@ def house_adjustment(rules, score, opp, sd):
     # tied_shame at two players costs both players 5, which cannot change who is ahead: valued only with more
     if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2 and not (kp and kb > 0.0):
         t = b if kp else b - kb
-        adj += 5.0 * (_below(t + 0.5, opp, sd) - _below(t - 0.5, opp, sd))
+        adj += 5.0 * (normal_below(t + 0.5, opp, sd) - normal_below(t - 0.5, opp, sd))
     return adj
 
 

@@ -39,7 +39,7 @@ from collections import namedtuple
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.agents.common import STALL_HIDDEN, opening_flip, stalled
+from golfsim.agents.common import STALL_HIDDEN, normal_below, opening_flip, stalled
 from golfsim.agents.learned.value import (
     F_GAIN,
     F_OPP,
@@ -174,12 +174,6 @@ def best_opponent(pub, rules, player, cnt):
 
 
 @leaf
-def _normal_below(x, mean, sd):
-    """Normal probability of a value below ``x``."""
-    return 0.5 * (1.0 + math.erf((x - mean) / (sd * math.sqrt(2.0))))
-
-
-@leaf
 def house_cost(pub, rules, ctx, ck, a_new, b_new, going_out):
     """What the house rules that compare scores add to a final own layout (the player's cards as they are but for
     column ``ck``, ``a_new`` over ``b_new``; every card face up): ``blackjack`` takes a score of exactly 21 to 0;
@@ -198,10 +192,10 @@ def house_cost(pub, rules, ctx, ck, a_new, b_new, going_out):
     cost = score - own
     if going_out and ctx.out_sd > 0.0:
         if rules[R_KNOCK_PENALTY] == 1:
-            cost += 10.0 * _normal_below(score - 0.5, ctx.out_opp, ctx.out_sd)
+            cost += 10.0 * normal_below(score - 0.5, ctx.out_opp, ctx.out_sd)
         if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2:
-            cost += 5.0 * (_normal_below(score + 0.5, ctx.out_opp, ctx.out_sd)
-                           - _normal_below(score - 0.5, ctx.out_opp, ctx.out_sd))
+            cost += 5.0 * (normal_below(score + 0.5, ctx.out_opp, ctx.out_sd)
+                           - normal_below(score - 0.5, ctx.out_opp, ctx.out_sd))
     return cost
 
 

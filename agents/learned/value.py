@@ -72,9 +72,9 @@ from collections import namedtuple
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.agents.common import draw_offset, pair_score, stalled
+from golfsim.agents.common import draw_offset, pair_score, rank_count, rank_mate, stalled
 from golfsim.core.cards import JACK, NUM_RANKS, ONE_EYED_JACK
-from golfsim.core.engine import column_score, face_down_count, rank_of, same_rank
+from golfsim.core.engine import column_score, face_down_count, same_rank
 from golfsim.core.spec import (
     DISCARD_N,
     ENDER,
@@ -163,35 +163,16 @@ def card_counts(pub, rules):
 
 
 @leaf
-def other_jack(rules, x):
-    """The code besides ``x`` itself that pairs with ``x``: under ``one_eyed_jacks`` the other kind of jack, else
-    -1."""
-    if rules[R_CODES] > NUM_RANKS and rank_of(x) == JACK:
-        return JACK if x == ONE_EYED_JACK else ONE_EYED_JACK
-    return -1
-
-
-@leaf
 def unseen_pair_saving(pub, rules, x, inv_u):
     """What an unseen card under a face-up ``x`` is expected to save by pairing it: over the unseen cards of
     ``x``'s rank, the points of the two cards less the pair's score."""
     px = rules[R_POINTS + x]
     ou = rules[R_OFF_UNSEEN]
     saving = pub[ou + x] * inv_u * (2 * px - pair_score(rules, x))
-    y = other_jack(rules, x)
+    y = rank_mate(rules, x)
     if y >= 0:
         saving += pub[ou + y] * inv_u * (px + rules[R_POINTS + y])  # a pair of jacks scores 0
     return saving
-
-
-@leaf
-def drawable_partners(pub, rules, x, cnt):
-    """How many of the cards a draw comes from pair with ``x``."""
-    c = pub[cnt.doff + x]
-    y = other_jack(rules, x)
-    if y >= 0:
-        c += pub[cnt.doff + y]
-    return c
 
 
 @leaf
@@ -232,7 +213,7 @@ def column_dot(w, row, off, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = drawable_partners(pub, rules, x, cnt)
+    c = rank_count(pub, rules, cnt.doff, x)
     v = (w[row, off + HALF_PTS] * px
          + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
          + w[row, off + HALF_MATCH] * g * c * cnt.s_inv + w[row, off + HALF_N])
@@ -258,7 +239,7 @@ def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = drawable_partners(pub, rules, x, cnt)
+    c = rank_count(pub, rules, cnt.doff, x)
     out[off + HALF_PTS] += scale * px
     out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
     out[off + HALF_MATCH] += scale * g * c * cnt.s_inv
