@@ -14,7 +14,10 @@ Which rules the model covers: it was trained by self-play at two and four player
 option at its default. It plays every variant and player count legally with the same weights (its features are
 computed from the rules' own points and counts, and it has separate weights for two players and for three or
 more), but under other options (jokers, reveal_instead_of_draw, discard_and_flip, opening flips, twos pairs, the
-four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there.
+four-of-a-kind bonus, which its features do not value) it is untrained: expect it to be weaker there. The house
+rules reach it through the rules' numbers and, in a final layout, through
+[`house_cost`][golfsim.agents.learned.policy.house_cost] (every one but ``underdog_bonus``); ``results/house/`` has its
+margin over ev under each.
 
 A damaged model file does not stop the other agents: it is reported (one line naming the file, from
 [`require_model`][golfsim.agents.learned.require_model]) only when ``learned`` is asked to play, alone or in ``mc``'s

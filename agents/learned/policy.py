@@ -23,9 +23,12 @@ it takes the expectation over the card chance brings (one-ply expectimax):
 House rules it was not fitted on reach it through the rules' numbers: card values and pair scores (``super_kings``,
 ``ten_penny``, ``eagle_eye``, ``one_eyed_jacks``, whose one-eyed jacks pair with jacks in every expectation),
 ``flip_mode=endgame`` (a throw counts the flip only once it is offered), and in a final own layout the rules that
-compare scores ([`house_cost`][golfsim.agents.learned.policy.house_cost]): ``blackjack``, and when going out
-``knock_penalty`` and (with more than two players) ``tied_shame``, against the best opponent's score taken as
-normal. ``knock_bonus``, ``underdog_bonus``, ``wolfpack`` and ``knock_early`` are not valued.
+compare scores ([`house_cost`][golfsim.agents.learned.policy.house_cost]): ``wolfpack`` and ``blackjack`` exactly;
+when going out, ``knock_penalty`` and ``knock_bonus``; with more than two players ``tied_shame``; the comparisons
+against the best opponent's score taken as normal. ``underdog_bonus`` is not valued (see ``house_cost``).
+``knock_early``'s ``KNOCK`` is valued as that final layout in expectation over the cards it turns up
+([`knock_value`][golfsim.agents.learned.policy.knock_value]) and played only when strictly best. Before the final
+layout the learned value does not see these rules: the chance of a wolfpack to come, say, is not valued.
 
 The weights come as an argument (a ``(NUM_ROWS, NUM_FEATURES)`` float64 array): self-play passes the weights being
 trained, the agent ``learned`` the shipped ones. Nothing here allocates.
@@ -61,8 +64,16 @@ from golfsim.agents.learned.value import (
     unseen_gain,
 )
 from golfsim.agents.random_agent import random_legal as random_among
-from golfsim.core.cards import NUM_CODES
-from golfsim.core.engine import column_score, face_down_count, flip_after_throw, top_discard
+from golfsim.core.cards import JACK, NUM_CODES
+from golfsim.core.engine import (
+    WOLFPACK_BONUS,
+    column_score,
+    face_down_count,
+    flip_after_throw,
+    rank_of,
+    same_rank,
+    top_discard,
+)
 from golfsim.core.rng import uniform
 from golfsim.core.spec import (
     CURRENT,
@@ -73,6 +84,7 @@ from golfsim.core.spec import (
     FLIP_PHASE,
     HELD,
     HOLD,
+    KNOCK,
     NUM_ACTIONS,
     OPEN,
     PASS,
@@ -82,6 +94,8 @@ from golfsim.core.spec import (
     R_CODES,
     R_DISCARD_FLIP,
     R_END,
+    R_KNOCK_BONUS,
+    R_KNOCK_EARLY,
     R_KNOCK_PENALTY,
     R_OFF_UNSEEN,
     R_OFF_VIEW,
@@ -90,12 +104,14 @@ from golfsim.core.spec import (
     R_REVEAL,
     R_TIED_SHAME,
     R_TURN_CAP,
+    R_WOLFPACK,
     REVEAL,
     START,
     STOCK_N,
     TAKE_DISCARD,
     THROW_DRAWN,
     TURN,
+    UNSEEN_CARDS,
 )
 from golfsim.core.worlds import stack_float64
 
@@ -144,7 +160,7 @@ def context(pub, rules, w, player, gains, opp):
     c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt)
     final_turn = pub[ENDER] >= 0
     out_opp, out_sd = 0.0, 0.0
-    if (rules[R_KNOCK_PENALTY] == 1 or (rules[R_TIED_SHAME] == 1 and players > 2)) and not final_turn:
+    if compares_scores(rules, final_turn):
         out_opp, out_sd = best_opponent(pub, rules, player, cnt)
     return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
                    row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
@@ -174,36 +190,71 @@ def best_opponent(pub, rules, player, cnt):
 
 
 @leaf
-def house_cost(pub, rules, ctx, ck, a_new, b_new, going_out):
-    """What the house rules that compare scores add to a final own layout (the player's cards as they are but for
-    column ``ck``, ``a_new`` over ``b_new``; every card face up): ``blackjack`` takes a score of exactly 21 to 0;
-    when ``going_out``, ``knock_penalty`` adds 10 times the chance that the best opponent (normal, ``ctx.out_opp``
-    and ``ctx.out_sd``) ends lower, and ``tied_shame`` with more than two players 5 times the chance of a tie (at two
-    a tie costs both alike). 0 when no such rule is on."""
-    if rules[R_BLACKJACK] == 0 and ctx.out_sd == 0.0:
-        return 0.0
-    own = 0.0
-    for c in range(3):
-        a, b = _column(pub, ctx.base, c, ck, a_new, b_new)
-        if a < 0 or b < 0:
-            return 0.0  # a face-down card left: its score is not known yet
-        own += column_score(a, b, rules)
-    score = 0.0 if rules[R_BLACKJACK] == 1 and own == 21.0 else own
-    cost = score - own
-    if going_out and ctx.out_sd > 0.0:
-        if rules[R_KNOCK_PENALTY] == 1:
-            cost += 10.0 * normal_below(score - 0.5, ctx.out_opp, ctx.out_sd)
-        if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2:
-            cost += 5.0 * (normal_below(score + 0.5, ctx.out_opp, ctx.out_sd)
-                           - normal_below(score - 0.5, ctx.out_opp, ctx.out_sd))
-    return cost
+def compares_scores(rules, final_turn):
+    """Whether a house rule valued against the best opponent's final score is on: when going out,
+    ``knock_penalty``; in every final layout, ``tied_shame`` with more than two players (at two a tie costs both
+    alike). ``final_turn``: the player is taking a last turn after someone went out."""
+    if rules[R_KNOCK_PENALTY] == 1 and not final_turn:
+        return True
+    return rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2
 
 
 @leaf
-def _column(pub, base, c, ck, a_new, b_new):
-    if c == ck:
-        return a_new, b_new
-    return pub[base + c], pub[base + c + 3]
+def _card(pub, base, pos, k1, r1, k2, r2):
+    """The card at the player's position ``pos``, with ``r1`` at ``k1`` and ``r2`` at ``k2`` (-1: no change)."""
+    if pos == k1:
+        return r1
+    if pos == k2:
+        return r2
+    return pub[base + pos]
+
+
+@leaf
+def _column(pub, base, c, k1, r1, k2, r2):
+    """Column ``c`` of the player's layout, top and bottom, with the changes of ``_card``."""
+    return _card(pub, base, c, k1, r1, k2, r2), _card(pub, base, c + 3, k1, r1, k2, r2)
+
+
+@leaf
+def house_cost(pub, rules, ctx, k1, r1, k2, r2, going_out):
+    """What the house rules add to a final own layout (the player's cards with ``r1`` at ``k1`` and ``r2`` at ``k2``,
+    every card face up; 0 while one is face down), in the engine's order: ``wolfpack`` (two column pairs of jacks)
+    -20 and ``blackjack`` (exactly 21 becomes 0) exactly; when ``going_out``, ``knock_penalty`` 10 times the chance
+    that the best opponent (normal, ``ctx.out_opp`` and ``ctx.out_sd``) ends lower, and ``knock_bonus`` -5; and with
+    more than two players ``tied_shame`` +5 times the chance of a tie. 0 when no such rule is on.
+
+    ``underdog_bonus`` is not valued: its -3 to the lowest score is as open to playing on as to going out, and
+    counting it for final layouts only (-3 times the chance of the lowest score, and the opponents' -3 when theirs
+    is) made the learned player 2.6 points a game worse against ev at two players and 1.3 at four (experiment house,
+    2,000 deal sets, the same deals), as it made ev worse."""
+    if (rules[R_BLACKJACK] == 0 and rules[R_WOLFPACK] == 0 and rules[R_KNOCK_BONUS] == 0
+            and ctx.out_sd == 0.0):
+        return 0.0
+    own = 0.0
+    jack_pairs = 0
+    for c in range(3):
+        a, b = _column(pub, ctx.base, c, k1, r1, k2, r2)
+        if a < 0 or b < 0:
+            return 0.0  # a face-down card left: its score is not known yet
+        own += column_score(a, b, rules)
+        if same_rank(a, b) and rank_of(a) == JACK:
+            jack_pairs += 1
+    score = own
+    if rules[R_WOLFPACK] == 1 and jack_pairs >= 2:
+        score += WOLFPACK_BONUS
+    if rules[R_BLACKJACK] == 1 and score == 21.0:
+        score = 0.0
+    cost = score - own
+    if going_out:
+        if rules[R_KNOCK_PENALTY] == 1 and ctx.out_sd > 0.0:
+            cost += 10.0 * normal_below(score - 0.5, ctx.out_opp, ctx.out_sd)
+        if rules[R_KNOCK_BONUS] == 1:
+            score -= 5.0
+            cost -= 5.0
+    if rules[R_TIED_SHAME] == 1 and rules[R_PLAYERS] > 2 and ctx.out_sd > 0.0:
+        cost += 5.0 * (normal_below(score + 0.5, ctx.out_opp, ctx.out_sd)
+                       - normal_below(score - 0.5, ctx.out_opp, ctx.out_sd))
+    return cost
 
 
 @leaf
@@ -228,32 +279,42 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
             a_new = np.int64(pub[base + k - 3])
             b_new = np.int64(card)
     bonus = STALL_HIDDEN if covers and ctx.stall != 0.0 else 0.0
-    terminal = ctx.last_turn or (not ctx.final_turn and h == 0 and rules[R_END] == 0)
-    if terminal:
+    if ctx.final_turn or h == 0 or ctx.last_turn:
+        return layout_value(pub, rules, w, ctx, k, np.int64(card), -1, np.int64(0), h, gain, bonus)
+    # the usual case: the deal goes on and one column changes
+    row = ctx.row
+    v = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+    if ck == 0:
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c0
+    elif ck == 1:
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c1
+    elif ck == 2:
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c2
+    return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
+
+
+@leaf
+def layout_value(pub, rules, w, ctx, k1, r1, k2, r2, h, gain, bonus):
+    """Value of an afterstate in which the whole own layout is valued afresh: the player's cards with ``r1`` at
+    ``k1`` and ``r2`` at ``k2`` (-1: none), ``h`` of them still face down, when the deal ends with the move (valued
+    exactly: face-down cards in expectation) or the player went out or took their last turn (the learned rows of
+    those situations); the house rules' cost of a final layout included."""
+    base = ctx.base
+    if ctx.last_turn or (not ctx.final_turn and h == 0 and rules[R_END] == 0):
         own = 0.0
         for c in range(3):
-            a, b = _column(pub, base, c, ck, a_new, b_new)
+            a, b = _column(pub, base, c, k1, r1, k2, r2)
             own += column_expectation(pub, rules, a, b, ctx.cnt)
         if h == 0:
-            own += house_cost(pub, rules, ctx, ck, a_new, b_new, not ctx.final_turn)
+            own += house_cost(pub, rules, ctx, k1, r1, k2, r2, not ctx.final_turn)
         return own - ctx.opp_exp - bonus
-    if not ctx.final_turn and h > 0:  # the usual case: one column changes
-        row = ctx.row
-        v = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
-        if ck == 0:
-            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c0
-        elif ck == 1:
-            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c1
-        elif ck == 2:
-            v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c2
-        return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
     row = ctx.row_final if ctx.final_turn else ctx.row_out
     v = ctx.const_final if ctx.final_turn else ctx.const_out
     for c in range(3):
-        a, b = _column(pub, base, c, ck, a_new, b_new)
+        a, b = _column(pub, base, c, k1, r1, k2, r2)
         v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt)
     if h == 0:  # a final layout: going out, or the own last turn taken
-        v += house_cost(pub, rules, ctx, ck, a_new, b_new, not ctx.final_turn)
+        v += house_cost(pub, rules, ctx, k1, r1, k2, r2, not ctx.final_turn)
     return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
 
 
@@ -281,6 +342,40 @@ def best_flip(pub, rules, w, ctx, gain):
                 best = v
                 action = k
     return action, best
+
+
+@leaf
+def knock_value(pub, rules, w, ctx, gain):
+    """Expected value of ``knock_early``'s ``KNOCK``: turning up the player's one or two face-down cards and having
+    gone out (or, in the last turns after someone else went out, ending the own last turn), over the unseen cards
+    those positions hold, the discard unchanged. ``BIG`` with more than two face down."""
+    if ctx.h < 1 or ctx.h > 2:
+        return BIG
+    k1 = -1
+    k2 = -1
+    for k in range(6):
+        if pub[ctx.base + k] < 0:
+            if k1 < 0:
+                k1 = k
+            else:
+                k2 = k
+    bonus = STALL_HIDDEN if ctx.stall != 0.0 else 0.0
+    ou = rules[R_OFF_UNSEEN]
+    total = 0.0
+    for r1 in range(rules[R_CODES]):
+        u1 = pub[ou + r1]
+        if u1 == 0:
+            continue
+        if k2 < 0:
+            total += u1 * layout_value(pub, rules, w, ctx, k1, np.int64(r1), -1, np.int64(0), 0, gain, bonus)
+            continue
+        for r2 in range(rules[R_CODES]):
+            u2 = pub[ou + r2] - (1 if r2 == r1 else 0)
+            if u2 > 0:
+                total += u1 * u2 * layout_value(pub, rules, w, ctx, k1, np.int64(r1), k2, np.int64(r2), 0, gain,
+                                                bonus)
+    n = pub[UNSEEN_CARDS]
+    return total / n if k2 < 0 else total / (n * (n - 1))
 
 
 @leaf
@@ -470,6 +565,8 @@ def turn_values(pub, rules, w, ctx, gains, top, values):
         for k in range(6):
             if pub[ctx.base + k] < 0:
                 values[REVEAL + k] = revealed_value(pub, rules, w, ctx, k, gains[top])
+    if rules[R_KNOCK_EARLY] == 1 and 1 <= ctx.h <= 2:
+        values[KNOCK] = knock_value(pub, rules, w, ctx, gains[top])
 
 
 @leaf
@@ -492,12 +589,16 @@ def hold_choice(values):
 @leaf
 def start_choice(values, fallback):
     """The action of the lowest of a start phase's ``values``: taking the discard (lowest position first), then
-    the draw on a tie, then revealing (the learned player's order); ``fallback`` when none is finite."""
+    the draw on a tie, then revealing, then ``knock_early``'s ``KNOCK`` only when strictly lower (the learned
+    player's order); ``fallback`` when none is finite."""
     best, action = lowest_of_six(values, TAKE_DISCARD, BIG, fallback)
     if values[DRAW_STOCK] <= best:
         best = values[DRAW_STOCK]
         action = DRAW_STOCK
-    return lowest_of_six(values, REVEAL, best, action)[1]
+    best, action = lowest_of_six(values, REVEAL, best, action)
+    if values[KNOCK] < best:
+        action = KNOCK
+    return action
 
 
 @hot
@@ -536,8 +637,7 @@ def decide(pub, rules, w, player, agent_rng, explore):
 @hot
 def action_values(pub, rules, w, player, values):
     """The learned player's value of every action of ``player`` now, written to ``values`` (``NUM_ACTIONS``; NaN
-    for illegal actions, the opening flips and the house rule ``knock_early``'s ``KNOCK``, which the learned player
-    never plays: its features cannot value turning up every face-down card at once): the numbers
+    for illegal actions and the opening flips): the numbers
     [`decide`][golfsim.agents.learned.policy.decide] compares, in its unit (expected deal score less the opponents'
     mean, lower is better)."""
     for a in range(values.shape[0]):

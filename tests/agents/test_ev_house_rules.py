@@ -2,7 +2,7 @@
 the rule, each checked without the rule as well."""
 
 from golfsim.core.rules import Rules
-from golfsim.core.spec import PLACE_DRAWN
+from golfsim.core.spec import PLACE_DRAWN, THROW_DRAWN
 from tests.agents.positions import position
 
 
@@ -23,3 +23,20 @@ def test_blackjack_makes_ev_go_out_with_exactly_21():
     layouts = ["Q 3 K / 7 A ?", "K 2 ? / K 2 ?"]
     assert position(layouts, held="K").decide("ev") != PLACE_DRAWN + 5
     assert position(layouts, held="K", rules=Rules(blackjack=True)).decide("ev") == PLACE_DRAWN + 5
+
+
+def test_knock_bonus_makes_ev_go_out_where_it_would_play_on():
+    # the 6 on the last card: 3+4, 3+4 and 5+6 end the deal at 25 against an opponent at about 21.5 (K/K, 5+6 and 4
+    # over a face-down card). Without the rule that is past ev's going-out limit, and it puts the 6 over the 5
+    # instead; the knock bonus takes 5 off the score it goes out with, inside the limit
+    layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?"]
+    assert position(layouts, held="6").decide("ev") == PLACE_DRAWN + 2
+    assert position(layouts, held="6", rules=Rules(knock_bonus=True)).decide("ev") == PLACE_DRAWN + 5
+
+
+def test_wolfpack_makes_ev_go_out_with_two_column_pairs_of_jacks():
+    # the fourth jack on the face-down card pairs the jack above it: J/J twice and Q+10, 20 against an opponent at
+    # about 13.5, so without the rule ev throws the jack and plays on; the wolfpack takes the 20 to 0
+    layouts = ["J J Q / J ? 10", "K 5 2 / K 5 ?"]
+    assert position(layouts, held="J").decide("ev") == THROW_DRAWN
+    assert position(layouts, held="J", rules=Rules(wolfpack=True)).decide("ev") == PLACE_DRAWN + 4

@@ -1,13 +1,14 @@
 """ev, learned and mc value the house rules' scoring: in each position below one move is clearly right only under
 the rule, and each player that can express the rule picks it there (and not without the rule).
 
-Every position is the last turn of a deal (the opponent went out with ``3 3 4 / A 5 6``, 22 points), so the move
-ends the deal and its value is the layout it leaves. Each player is held to the rules it can express: mc scores
-its rollouts with the engine's one hole scorer, so every rule; ev values the card values and, in going out
-(tests/agents/test_ev_house_rules.py), blackjack, knock_penalty, knock_bonus, tied_shame and wolfpack, but not
-underdog_bonus nor any of them in the last turns after someone went out (as here);
-learned values its final layout under blackjack (so here too) and, in going out, knock_penalty and tied_shame, but
-not knock_bonus, underdog_bonus or wolfpack (tests/learning/test_learned_house_rules.py).
+Most positions are the last turn of a deal (the opponent went out with ``3 3 4 / A 5 6``, 22 points), so the move
+ends the deal and its value is the layout it leaves; the last two are going out (end=immediate). Each player is held
+to the rules it can express: mc scores its rollouts with the engine's one hole scorer, so every rule; ev values the
+card values and, in going out (tests/agents/test_ev_house_rules.py), blackjack, knock_penalty, knock_bonus (in its
+going-out limit, not here), tied_shame and wolfpack, but not underdog_bonus nor any of them in the last turns after
+someone went out (as here); learned values its final layout under blackjack and wolfpack (so here too) and, in going
+out, knock_penalty, knock_bonus and tied_shame, and plays knock_early's knock, but not underdog_bonus
+(tests/learning/test_learned_house_rules.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ CASES = [
     ("one_eyed_jacks", Rules(end="one_last_turn", one_eyed_jacks=True), Rules(end="one_last_turn"),
      (f"me: K 9 8 / ? K 7; {OPP}; discard: 8 JH", f"me: K 9 8 / ? K 7; {OPP}; discard: 8 J"), "t2",
      ("mc", "ev", "learned")),
+    # going out with the 9 (28) against an opponent at about 13.5 (end=immediate): only the knock bonus's -5 makes
+    # it better than playing on
+    ("knock_bonus", Rules(knock_bonus=True), Rules(), "me: 3 3 5 / 4 4 ?; opp: K 5 2 / K 5 ?; discard: 8 Q; drawn: 9",
+     "p6", ("mc", "learned")),
+    # far ahead (pairs of kings and twos against 50 face up), turning up both face-down cards at once ends the deal
+    # (end=immediate) before the opponent can catch up; without the rule there is no such move
+    ("knock_early", Rules(knock_early=True), Rules(), "me: K 2 ? / K 2 ?; opp: Q J ? / 9 10 Q; discard: 8", "k",
+     ("mc", "learned")),
 ]
 
 

@@ -10,9 +10,9 @@ import pytest
 from golfsim.agents.learned import WEIGHTS
 from golfsim.agents.learned.policy import action_values
 from golfsim.agents.learned.value import card_counts, column_expectation
-from golfsim.core.cards import JACK, ONE_EYED_JACK
+from golfsim.core.cards import JACK, ONE_EYED_JACK, QUEEN
 from golfsim.core.rules import R_OFF_UNSEEN, Rules
-from golfsim.core.spec import NUM_ACTIONS, PLACE_DRAWN, THROW_DRAWN
+from golfsim.core.spec import KNOCK, NUM_ACTIONS, PLACE_DRAWN, THROW_DRAWN
 from tests.agents.positions import position
 from tests.reference_engine import column_scores
 
@@ -99,3 +99,55 @@ def test_tied_shame_keeps_the_learned_player_from_going_out_into_a_likely_tie_at
     layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?", "Q Q J / 10 9 ?"]
     assert position(layouts, held="3", rules=Rules(players=3)).decide("learned") == PLACE_DRAWN + 5
     assert position(layouts, held="3", rules=Rules(players=3, tied_shame=True)).decide("learned") != PLACE_DRAWN + 5
+
+
+def test_knock_bonus_makes_the_learned_player_go_out_a_little_behind():
+    # covering the last card with the 9 ends the deal (end=immediate) at 7 + 7 + 14 = 28 against an opponent at
+    # about 13.5 (K/K, 5/5, 2 over a face-down card): without the rule the learned player throws the 9 and plays on;
+    # the -5 for going out makes ending it better (mc agrees: tests/agents/test_house_rule_values.py)
+    layouts = ["3 3 5 / 4 4 ?", "K 5 2 / K 5 ?"]
+    assert position(layouts, held="9").decide("learned") == THROW_DRAWN
+    assert position(layouts, held="9", rules=Rules(knock_bonus=True)).decide("learned") == PLACE_DRAWN + 5
+
+
+def place_values(pos) -> np.ndarray:
+    values = np.empty(NUM_ACTIONS)
+    action_values(pos.pub, pos.packed, WEIGHTS, np.int64(pos.player), values)
+    return values
+
+
+def test_wolfpack_values_a_final_layout_with_two_column_pairs_of_jacks_20_lower():
+    # the fourth jack on the face-down card makes a second column pair of jacks and ends the deal (end=immediate):
+    # valued exactly, 20 points lower under wolfpack; every other move leaves the layout without a wolfpack
+    layouts = ["J J Q / J ? 10", "K 5 2 / K 5 ?"]
+    plain = place_values(position(layouts, held="J"))
+    wolf = place_values(position(layouts, held="J", rules=Rules(wolfpack=True)))
+    assert wolf[PLACE_DRAWN + 4] == pytest.approx(plain[PLACE_DRAWN + 4] - 20, abs=1e-9)
+    others = [a for a in range(NUM_ACTIONS) if a != PLACE_DRAWN + 4 and not np.isnan(plain[a])]
+    assert len(others) == 6
+    assert np.array_equal(wolf[others], plain[others])
+
+
+def test_knock_early_is_played_far_ahead_and_not_behind():
+    # two face-down cards in a column of their own, kings and twos paired: knocking ends the deal (end=immediate)
+    # at about 12 against an opponent whose face-up cards alone are 50; mc agrees
+    # (tests/agents/test_house_rule_values.py). Behind (9 8 / 7 6 against pairs of kings and twos), it is not played
+    rules = Rules(knock_early=True)
+    ahead = position(["K 2 ? / K 2 ?", "Q J ? / 9 10 Q"], rules=rules, discard="8")
+    assert ahead.decide("learned") == KNOCK
+    behind = position(["9 8 ? / 7 6 ?", "K K ? / 2 2 ?"], rules=rules, discard="8")
+    assert behind.decide("learned") != KNOCK
+    assert not np.isnan(place_values(behind)[KNOCK])  # valued, and found worse
+
+
+def test_the_knock_value_is_the_mean_over_the_cards_it_turns_up():
+    # the knock's value against the plain mean, over every ordered pair of unseen cards, of the exact value of the
+    # layout with both turned up (end=immediate: own layout less the opponent's expected one)
+    rules = Rules(knock_early=True)
+    pos = position(["K 2 ? / K 2 ?", "Q J ? / 9 10 Q"], rules=rules, discard="8")
+    unseen = unseen_cards(pos)
+    cnt = card_counts(pos.pub, pos.packed)
+    opp = column_expectation(pos.pub, pos.packed, QUEEN, 9, cnt) + column_expectation(
+        pos.pub, pos.packed, JACK, 10, cnt) + column_expectation(pos.pub, pos.packed, -1, QUEEN, cnt)
+    finals = [column_score(a, b, rules) - opp for i, a in enumerate(unseen) for j, b in enumerate(unseen) if i != j]
+    assert place_values(pos)[KNOCK] == pytest.approx(np.mean(finals), abs=1e-9)

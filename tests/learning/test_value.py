@@ -20,7 +20,6 @@ from golfsim.core.spec import (
     DONE,
     FLIP_PHASE,
     HOLD,
-    KNOCK,
     NUM_ACTIONS,
     OPEN,
     PHASE,
@@ -74,8 +73,7 @@ def test_the_value_is_finite_and_deterministic_in_every_reachable_state(variant)
             assert np.isfinite(v1) and v1 == v2, f"{variant}: value {v1} then {v2} for player {q}"
         if pub[PHASE] != OPEN:
             action_values(pub, packed, WEIGHTS, np.int64(pub[CURRENT]), values)
-            # KNOCK (knock_early) is the one legal move learned never values or plays (action_values' docstring)
-            legal = [a for a in range(NUM_ACTIONS) if a != KNOCK and is_legal(pub, packed, a)]
+            legal = [a for a in range(NUM_ACTIONS) if is_legal(pub, packed, a)]
             valued = [a for a in legal if not np.isnan(values[a])]
             assert valued == legal, f"{variant}: legal {legal}, valued {valued}"
             assert np.all(np.isfinite(values[legal]))
