@@ -40,3 +40,12 @@ def test_wolfpack_makes_ev_go_out_with_two_column_pairs_of_jacks():
     layouts = ["J J Q / J ? 10", "K 5 2 / K 5 ?"]
     assert position(layouts, held="J").decide("ev") == THROW_DRAWN
     assert position(layouts, held="J", rules=Rules(wolfpack=True)).decide("ev") == PLACE_DRAWN + 4
+
+
+def test_tied_shame_keeps_ev_from_going_out_into_a_likely_tie_at_three_players():
+    # the ace on the last card ends the deal (end=immediate) at 7 + 7 + 6 = 20; the first opponent is at about 21.5
+    # in expectation (K/K, 5+6 and 4 over a face-down card), the second far behind. Without the rule ev goes out;
+    # with it a tie (+5) is likely enough that ev puts the ace over a 3 and plays on
+    layouts = ["3 3 5 / 4 4 ?", "K 5 4 / K 6 ?", "Q Q J / 10 9 ?"]
+    assert position(layouts, held="A", rules=Rules(players=3)).decide("ev") == PLACE_DRAWN + 5
+    assert position(layouts, held="A", rules=Rules(players=3, tied_shame=True)).decide("ev") != PLACE_DRAWN + 5

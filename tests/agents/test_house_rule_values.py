@@ -52,6 +52,10 @@ CASES = [
     ("one_eyed_jacks", Rules(end="one_last_turn", one_eyed_jacks=True), Rules(end="one_last_turn"),
      (f"me: K 9 8 / ? K 7; {OPP}; discard: 8 JH", f"me: K 9 8 / ? K 7; {OPP}; discard: 8 J"), "t2",
      ("mc", "ev", "learned")),
+    # the drawn king: over the 9 it pairs the king above (saving 9), over the 8 it leaves K + 3 (saving 8); worth
+    # -2 under super_kings, a lone king saves 10 there, while the pair of kings still scores 0 (saving 7)
+    ("super_kings", Rules(end="one_last_turn", super_kings=True), Rules(end="one_last_turn"),
+     f"me: K 8 ? / 9 3 5; {OPP}; discard: 8; drawn: K", "p2", ("mc", "ev", "learned")),
     # going out with the 9 (28) against an opponent at about 13.5 (end=immediate): only the knock bonus's -5 makes
     # it better than playing on
     ("knock_bonus", Rules(knock_bonus=True), Rules(), "me: 3 3 5 / 4 4 ?; opp: K 5 2 / K 5 ?; discard: 8 Q; drawn: 9",
