@@ -346,11 +346,10 @@ def best_flip(pub, rules, w, ctx, gain):
 
 @leaf
 def knock_value(pub, rules, w, ctx, gain):
-    """Expected value of ``knock_early``'s ``KNOCK``: turning up the player's one or two face-down cards and having
-    gone out (or, in the last turns after someone else went out, ending the own last turn), over the unseen cards
-    those positions hold, the discard unchanged. ``BIG`` with more than two face down."""
-    if ctx.h < 1 or ctx.h > 2:
-        return BIG
+    """Expected value of ``knock_early``'s ``KNOCK`` (the player has one or two face-down cards): turning them up and
+    having gone out (or, in the last turns after someone else went out, ending the own last turn), over the unseen
+    cards those positions hold, the discard unchanged. With one, that is turning it up
+    ([`revealed_value`][golfsim.agents.learned.policy.revealed_value])."""
     k1 = -1
     k2 = -1
     for k in range(6):
@@ -359,23 +358,20 @@ def knock_value(pub, rules, w, ctx, gain):
                 k1 = k
             else:
                 k2 = k
+    if k2 < 0:
+        return revealed_value(pub, rules, w, ctx, k1, gain)
     bonus = STALL_HIDDEN if ctx.stall != 0.0 else 0.0
     ou = rules[R_OFF_UNSEEN]
     total = 0.0
     for r1 in range(rules[R_CODES]):
         u1 = pub[ou + r1]
-        if u1 == 0:
-            continue
-        if k2 < 0:
-            total += u1 * layout_value(pub, rules, w, ctx, k1, np.int64(r1), -1, np.int64(0), 0, gain, bonus)
-            continue
         for r2 in range(rules[R_CODES]):
             u2 = pub[ou + r2] - (1 if r2 == r1 else 0)
-            if u2 > 0:
+            if u1 > 0 and u2 > 0:
                 total += u1 * u2 * layout_value(pub, rules, w, ctx, k1, np.int64(r1), k2, np.int64(r2), 0, gain,
                                                 bonus)
     n = pub[UNSEEN_CARDS]
-    return total / n if k2 < 0 else total / (n * (n - 1))
+    return total / (n * (n - 1))
 
 
 @leaf

@@ -17,10 +17,15 @@ from tests.agents.positions import position
 from tests.reference_engine import column_scores
 
 
-def throw_value(pos) -> float:
+def learned_values(pos) -> np.ndarray:
+    """The learned player's value of every action in ``pos`` (NaN where it has none)."""
     values = np.empty(NUM_ACTIONS)
     action_values(pos.pub, pos.packed, WEIGHTS, np.int64(pos.player), values)
-    return float(values[THROW_DRAWN])
+    return values
+
+
+def throw_value(pos) -> float:
+    return float(learned_values(pos)[THROW_DRAWN])
 
 
 def held_nine(layouts, discard_and_flip: str):
@@ -110,18 +115,12 @@ def test_knock_bonus_makes_the_learned_player_go_out_a_little_behind():
     assert position(layouts, held="9", rules=Rules(knock_bonus=True)).decide("learned") == PLACE_DRAWN + 5
 
 
-def place_values(pos) -> np.ndarray:
-    values = np.empty(NUM_ACTIONS)
-    action_values(pos.pub, pos.packed, WEIGHTS, np.int64(pos.player), values)
-    return values
-
-
 def test_wolfpack_values_a_final_layout_with_two_column_pairs_of_jacks_20_lower():
     # the fourth jack on the face-down card makes a second column pair of jacks and ends the deal (end=immediate):
     # valued exactly, 20 points lower under wolfpack; every other move leaves the layout without a wolfpack
     layouts = ["J J Q / J ? 10", "K 5 2 / K 5 ?"]
-    plain = place_values(position(layouts, held="J"))
-    wolf = place_values(position(layouts, held="J", rules=Rules(wolfpack=True)))
+    plain = learned_values(position(layouts, held="J"))
+    wolf = learned_values(position(layouts, held="J", rules=Rules(wolfpack=True)))
     assert wolf[PLACE_DRAWN + 4] == pytest.approx(plain[PLACE_DRAWN + 4] - 20, abs=1e-9)
     others = [a for a in range(NUM_ACTIONS) if a != PLACE_DRAWN + 4 and not np.isnan(plain[a])]
     assert len(others) == 6
@@ -137,7 +136,7 @@ def test_knock_early_is_played_far_ahead_and_not_behind():
     assert ahead.decide("learned") == KNOCK
     behind = position(["9 8 ? / 7 6 ?", "K K ? / 2 2 ?"], rules=rules, discard="8")
     assert behind.decide("learned") != KNOCK
-    assert not np.isnan(place_values(behind)[KNOCK])  # valued, and found worse
+    assert not np.isnan(learned_values(behind)[KNOCK])  # valued, and found worse
 
 
 def test_the_knock_value_is_the_mean_over_the_cards_it_turns_up():
@@ -150,4 +149,4 @@ def test_the_knock_value_is_the_mean_over_the_cards_it_turns_up():
     opp = column_expectation(pos.pub, pos.packed, QUEEN, 9, cnt) + column_expectation(
         pos.pub, pos.packed, JACK, 10, cnt) + column_expectation(pos.pub, pos.packed, -1, QUEEN, cnt)
     finals = [column_score(a, b, rules) - opp for i, a in enumerate(unseen) for j, b in enumerate(unseen) if i != j]
-    assert place_values(pos)[KNOCK] == pytest.approx(np.mean(finals), abs=1e-9)
+    assert learned_values(pos)[KNOCK] == pytest.approx(np.mean(finals), abs=1e-9)
