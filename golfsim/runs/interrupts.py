@@ -15,7 +15,13 @@ A run stops on a ``KeyboardInterrupt`` and keeps what is complete:
 [`held_signals`][golfsim.runs.interrupts.held_signals] holds both back while files are moved into place;
 [`StopSignals`][golfsim.runs.interrupts.StopSignals] raises on the first signal while work runs and only records signals
 inside its [`deferred`][golfsim.runs.interrupts.StopSignals.deferred] blocks; [`golfsim.runs.stops_after_work`][] lets a
-result whose work is done be written first. Signal handlers can only be set from the main thread: elsewhere these change
+result whose work is done be written first.
+
+A signal handler's exception can be lost: when the signal arrives while Python runs a garbage-collection or weakref
+callback (SQLAlchemy, under optuna's storage, registers one), the ``KeyboardInterrupt`` is printed as "Exception
+ignored" and the run goes on. So every stop these handlers raise is also recorded until a catcher here takes it, and a
+loop calls [`raise_pending_stop`][golfsim.runs.interrupts.raise_pending_stop] between its steps to raise a stop that
+was lost. Signal handlers can only be set from the main thread: elsewhere these change
 nothing, and only Ctrl-C's own ``KeyboardInterrupt`` stops a run.
 """
 
@@ -30,6 +36,37 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 #: The exit status of a command whose run was stopped (a shell's status for a process ended by SIGINT).
 EXIT_STATUS = 130
+
+
+_pending = False  # a stop signal raised its KeyboardInterrupt and no catcher here has taken it yet
+
+
+def _stop_arrived() -> None:
+    global _pending
+    _pending = True
+
+
+def _stop_taken() -> None:
+    global _pending
+    _pending = False
+
+
+def stop_pending() -> bool:
+    """Whether a stop signal raised its ``KeyboardInterrupt`` and no catcher here has taken it (it may have been lost
+    in a garbage-collection callback)."""
+    return _pending
+
+
+def raise_pending_stop() -> None:
+    """Raise ``KeyboardInterrupt`` again for a stop signal whose first one was lost; call it between a loop's steps.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When [`stop_pending`][golfsim.runs.interrupts.stop_pending].
+    """
+    if _pending:
+        raise KeyboardInterrupt
 
 
 class RunStopped(Exception):
@@ -49,6 +86,7 @@ class CaughtStop:
 
     def __exit__(self, kind, error, trace) -> bool:
         if kind is not None and issubclass(kind, KeyboardInterrupt):
+            _stop_taken()
             self.arrived = True
             return True
         return False
@@ -61,6 +99,7 @@ def stop_means(message: str) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
+        _stop_taken()
         raise RunStopped(message) from None
 
 
@@ -69,13 +108,16 @@ def _main_thread() -> bool:
 
 
 def sigterm_as_ctrl_c() -> None:
-    """Let SIGTERM stop a run the way Ctrl-C does (a ``KeyboardInterrupt``: keep what is complete, exit 130)."""
+    """Let SIGTERM stop a run the way Ctrl-C does (a ``KeyboardInterrupt``: keep what is complete, exit 130); both
+    record the stop, so [`raise_pending_stop`][golfsim.runs.interrupts.raise_pending_stop] raises one that was lost."""
 
     def stop(signum, frame):
+        _stop_arrived()
         raise KeyboardInterrupt
 
     if _main_thread():
-        signal.signal(signal.SIGTERM, stop)
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, stop)
 
 
 @contextlib.contextmanager
@@ -109,6 +151,7 @@ class StopSignals:
         first = not self.requested
         self.requested = True
         if self.raising and first:
+            _stop_arrived()
             raise KeyboardInterrupt
 
     def __enter__(self):

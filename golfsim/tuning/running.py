@@ -22,7 +22,7 @@ from golfsim.agents import plugins
 from golfsim.agents.base import AgentChoice, parse_agent, split_agents
 from golfsim.core.rng import check_seed
 from golfsim.core.rules import Rules
-from golfsim.runs.interrupts import CaughtStop
+from golfsim.runs.interrupts import CaughtStop, raise_pending_stop
 from golfsim.runs.progress import CountBar
 from golfsim.tournament.planning import rule_flags
 from golfsim.tuning.evaluation import clean as _clean
@@ -256,6 +256,7 @@ def tune(agent, against=None, rules: Rules | None = None, trials: int = 100, gam
                     best_value = objective if best_value is None else min(best_value, objective)
                     if callback is not None:
                         callback(len(rows), trials, best_value)
+                    raise_pending_stop()  # a SIGTERM lost in SQLAlchemy's garbage-collection callback ends it here
             if rows:
                 if reporter is not None:
                     reporter(len(rows), trials, best_value, "re-evaluating on fresh deals")
