@@ -52,7 +52,7 @@ from golfsim.core.errors import AgentError
 from golfsim.core.rules import Rules
 from golfsim.core.scoring import win_shares
 from golfsim.core.spec import TRUNCATED
-from golfsim.runs.interrupts import CaughtStop
+from golfsim.runs.interrupts import CaughtStop, raise_pending_stop
 
 __all__ = [
     "GameSummary",
@@ -460,6 +460,8 @@ def _run_window(tasks, futures: dict, window: int, submit, run: TaskRun, consume
                 futures[submit(nxt)] = j, nxt
         if failed is not None:
             _raise_failure(failed)
+        raise_pending_stop()  # a stop whose KeyboardInterrupt a garbage-collection callback swallowed, once the
+        # tasks that finished are kept
 
 
 # ---------------------------------------------------------------- Python agents: worker processes

@@ -197,6 +197,25 @@ def test_an_interrupted_run_keeps_only_the_tasks_reported_before_the_interrupt()
     assert run.interrupted and sorted(run.results) == [0, 1, 2, 3, 4]
 
 
+def test_a_stop_whose_interrupt_was_lost_ends_the_run_after_the_tasks_that_finished(monkeypatch):
+    """A stop signal's KeyboardInterrupt swallowed by a garbage-collection callback (golfsim.runs.interrupts) is
+    raised again between tasks: the run stops there and keeps what finished."""
+    from golfsim.runs import interrupts
+
+    plan = plan_tournament("greedy,random", Rules(players=2, holes=1), games=100, seed=3, batch_size=10)
+    seen = []
+
+    def progress(i, task):
+        seen.append(i)
+        if len(seen) == 3:
+            monkeypatch.setattr(interrupts, "_pending", True)  # as a handler whose exception was dropped leaves it
+
+    run = run_tasks(plan.tasks, threads=1, progress=progress)
+    # the tasks that finished together with the third are kept too; the rest never start
+    assert run.interrupted and sorted(run.results) == sorted(seen) and 3 <= len(seen) < len(plan.tasks)
+    assert not interrupts.stop_pending()
+
+
 # ---------------------------------------------------------------- Dask
 @pytest.mark.slow  # starting two worker processes that import and load the compiled kernels: about 30 s here
 def test_a_tournament_on_a_local_dask_cluster_of_two_processes_equals_the_local_run():
