@@ -35,9 +35,9 @@ import numpy as np
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
 from golfsim.agents.learned.endgame import decide_exact
-from golfsim.agents.learned.model import SHIPPED, load_model
+from golfsim.agents.learned.model import SHIPPED, SHIPPED_NT, load_model
 from golfsim.agents.learned.policy import decide
-from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_FEATURES_NT, NUM_ROWS
 
 try:
     WEIGHTS, MODEL = load_model(SHIPPED)
@@ -47,6 +47,14 @@ except ValueError as err:  # zeros in its place, never played: require_model ref
     MODEL_ERROR = str(err)
 """The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; `MODEL_ERROR` says why
 the file could not be read (``None`` when it was)."""
+
+try:
+    WEIGHTS_NT, MODEL_NT = load_model(SHIPPED_NT, NUM_FEATURES_NT)
+    MODEL_NT_ERROR = None
+except ValueError as err:
+    WEIGHTS_NT, MODEL_NT = np.zeros((NUM_ROWS, NUM_FEATURES_NT)), {}
+    MODEL_NT_ERROR = str(err)
+"""The n-tuple model's weights ``(NUM_ROWS, NUM_FEATURES_NT)`` (``learned:model=2``), its document and error."""
 
 
 def require_model() -> None:
@@ -75,6 +83,8 @@ PARAMS = (
     Param("exact", 0.0, "1: where the end of the deal is valued exactly (the deal's last turn; going out at two "
                         "players under one last turn), play by the exact values (golfsim.agents.learned.endgame)",
           kind="bool"),
+    Param("model", 1.0, "1: the linear value (models/learned.json); 2: the linear value plus n-tuple tables of "
+                        "column states (models/learned_ntuple.json)", kind="int", minimum=1, maximum=2),
 )
 """``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays the one-ply decision)."""
 
@@ -89,6 +99,11 @@ def learned_one_ply_act(pub, rules, params, agent_rng, player):
 @hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
+    if params.shape[0] > 2 and params[2] >= 1.5:
+        action = decide(pub, rules, WEIGHTS_NT, player, agent_rng, 0.0)
+        if params[1] >= 0.5:
+            return decide_exact(pub, rules, WEIGHTS_NT, player, action)
+        return action
     action = learned_one_ply_act(pub, rules, params, agent_rng, player)
     if params[1] >= 0.5:
         return decide_exact(pub, rules, WEIGHTS, player, action)

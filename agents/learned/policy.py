@@ -49,6 +49,7 @@ from golfsim.agents.learned.value import (
     F_OWN,
     F_STALL,
     LAYOUT_FEATURES,
+    NUM_FEATURES,
     SLOT_FINAL,
     SLOT_OUT,
     SLOTS,
@@ -61,6 +62,7 @@ from golfsim.agents.learned.value import (
     next_gains,
     opponents_expectation,
     running_row,
+    tuple_dot_opponents,
     unseen_gain,
 )
 from golfsim.agents.random_agent import random_legal as random_among
@@ -162,8 +164,15 @@ def context(pub, rules, w, player, gains, opp):
     out_opp, out_sd = 0.0, 0.0
     if compares_scores(rules, final_turn):
         out_opp, out_sd = best_opponent(pub, rules, player, cnt)
-    return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
-                   row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
+    const = row_constant(w, row, opp, stall)
+    const_out = row_constant(w, row_out, opp, stall)
+    const_final = row_constant(w, row_final, opp, stall)
+    if w.shape[1] > NUM_FEATURES:  # an n-tuple model: the opponents' columns' table weights
+        const += tuple_dot_opponents(w, row, pub, rules, player)
+        const_out += tuple_dot_opponents(w, row_out, pub, rules, player)
+        const_final += tuple_dot_opponents(w, row_final, pub, rules, player)
+    return Context(cnt, base, face_down_count(pub, rules, player), row, const, c0, c1, c2,
+                   row_out, const_out, row_final, const_final,
                    final_turn, final_turn and pub[FINAL_LEFT] == 1, opponents_expectation(pub, rules, player, cnt),
                    unseen_gain(pub, rules, cnt, gains), stall, out_opp, out_sd)
 
