@@ -111,11 +111,14 @@ TUPLE_CARDS = NUM_CODES + 1
 """A column card for the n-tuple tables: face down (0) or a card code plus one."""
 TUPLE_STATES = TUPLE_CARDS * (TUPLE_CARDS + 1) // 2
 """Column states of the n-tuple tables: an unordered pair of column cards (top and bottom are one state)."""
+TEMPO_BUCKETS = 3
+"""The own tables' tempo: the player's face-down cards after the move, at most 1, 2 or 3, 4 or more."""
 T_OWN = NUM_FEATURES
-T_OPP = T_OWN + TUPLE_STATES
+T_OPP = T_OWN + TEMPO_BUCKETS * TUPLE_STATES
 NUM_FEATURES_NT = T_OPP + TUPLE_STATES
-"""Width of an n-tuple model (model 2): the linear features, then one table weight per column state for the own
-layout (``T_OWN``) and one for the opponents' (``T_OPP``, averaged over the opponents), both per row."""
+"""Width of an n-tuple model (model 2): the linear features, then one table weight per tempo bucket and column
+state for the own layout (``T_OWN``) and one per column state for the opponents' (``T_OPP``, averaged over the
+opponents), both per row."""
 
 
 def _state_name(i: int) -> str:
@@ -124,7 +127,8 @@ def _state_name(i: int) -> str:
     return ("d" if x == 0 else str(x - 1)) + "_" + ("d" if y == 0 else str(y - 1))
 
 
-FEATURE_NAMES_NT = (FEATURE_NAMES + tuple("own_col_" + _state_name(i) for i in range(TUPLE_STATES))
+FEATURE_NAMES_NT = (FEATURE_NAMES + tuple(f"own_t{t}_col_" + _state_name(i) for t in range(TEMPO_BUCKETS)
+                                           for i in range(TUPLE_STATES))
                     + tuple("opp_col_" + _state_name(i) for i in range(TUPLE_STATES)))
 
 SLOTS = 10
@@ -220,14 +224,22 @@ def layout_expectation(pub, rules, q, cnt):
 
 # ---------------------------------------------------------------- features of one column
 @leaf
-def column_dot(w, row, off, pub, rules, a, b, cnt):
+def column_dot(w, row, off, pub, rules, a, b, cnt, h):
     """``W[row, off:off + 12] . psi(a, b)``: the weighted features of one column (``H1``/``H2`` excepted), the
     same numbers [`add_column_features`][golfsim.agents.learned.value.add_column_features] writes; with an n-tuple
-    model (``w`` wider than ``NUM_FEATURES``) the column state's table weight is added."""
+    model (``w`` wider than ``NUM_FEATURES``) the own table's weight of the column state at the layout's ``h``
+    face-down cards is added."""
     v = column_dot_linear(w, row, off, pub, rules, a, b, cnt)
     if w.shape[1] > NUM_FEATURES:
-        v += w[row, (T_OWN if off == F_OWN else T_OPP) + column_state(a, b)]
+        v += w[row, tuple_index(h, a, b)]
     return v
+
+
+@leaf
+def tuple_index(h, a, b):
+    """The own table's index of a column ``a`` over ``b`` in a layout with ``h`` face-down cards."""
+    t = 0 if h <= 1 else 1 if h <= 3 else 2
+    return T_OWN + t * TUPLE_STATES + column_state(a, b)
 
 
 @leaf
@@ -263,8 +275,9 @@ def tuple_entries(pub, rules, player, idx, val):
     of width ``NUM_FEATURES_NT``) and ``val``; returns their number (an index may come more than once)."""
     n = 0
     base = rules[R_OFF_VIEW] + 6 * player
+    h = face_down_count(pub, rules, player)
     for c in range(3):
-        idx[n] = T_OWN + column_state(pub[base + c], pub[base + c + 3])
+        idx[n] = tuple_index(h, pub[base + c], pub[base + c + 3])
         val[n] = 1.0
         n += 1
     players = rules[R_PLAYERS]
@@ -467,7 +480,8 @@ def value(pub, rules, w, player, out, gains):
         v += w[row, i] * out[i]
     if w.shape[1] > NUM_FEATURES:  # an n-tuple model: the own columns' and the opponents' table weights
         base = rules[R_OFF_VIEW] + 6 * player
+        h = face_down_count(pub, rules, player)
         for c in range(3):
-            v += w[row, T_OWN + column_state(pub[base + c], pub[base + c + 3])]
+            v += w[row, tuple_index(h, pub[base + c], pub[base + c + 3])]
         v += tuple_dot_opponents(w, row, pub, rules, player)
     return v

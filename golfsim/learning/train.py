@@ -179,7 +179,7 @@ def _self_play_task(packed, weights, config, first_game, n_games):
     stats = np.zeros(NUM_STATS)
     chunk = self_play_chunk_nt if config.ntuple else self_play_chunk
     chunk(packed, weights, config.lam, config.explore, np.uint64(config.seed), np.uint64(first_game),
-                    n_games, a, b, counts, stats, *work_arrays(packed)[:6])
+          n_games, a, b, counts, stats, *work_arrays(packed)[:6])
     return a, b, counts, stats
 
 
