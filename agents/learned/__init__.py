@@ -19,6 +19,13 @@ rules reach it through the rules' numbers and, in a final layout, through
 [`house_cost`][golfsim.agents.learned.policy.house_cost] (every one but ``underdog_bonus``); ``results/house/`` has its
 margin over ev under each.
 
+``learned:model=2`` plays an n-tuple extension of the same value (``models/learned_ntuple.json``, trained by
+``golfsim learn --ntuple``): to ``W[row] . phi`` it adds, for each own column, a learned weight per row, tempo bucket
+(the player's face-down cards after the move: at most 1, 2-3, 4+) and column state (the unordered pair of the
+column's cards, each face down or a card code), and for the opponents' columns a weight per row and column state,
+averaged over the opponents. It keeps the column decomposition, so it costs about what the linear value does; the
+default (``model=1``) plays the linear value exactly as before.
+
 A damaged model file does not stop the other agents: it is reported (one line naming the file, from
 [`require_model`][golfsim.agents.learned.require_model]) only when ``learned`` is asked to play, alone or in ``mc``'s
 base or rollouts, or when ``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the
