@@ -19,6 +19,13 @@ rules reach it through the rules' numbers and, in a final layout, through
 [`house_cost`][golfsim.agents.learned.policy.house_cost] (every one but ``underdog_bonus``); ``results/house/`` has its
 margin over ev under each.
 
+``learned:model=2`` plays an n-tuple extension of the same value (``models/learned_ntuple.json``, trained by
+``golfsim learn --ntuple``): to ``W[row] . phi`` it adds, for each own column, a learned weight per row, tempo bucket
+(the player's face-down cards after the move: at most 1, 2-3, 4+) and column state (the unordered pair of the
+column's cards, each face down or a card code), and for the opponents' columns a weight per row and column state,
+averaged over the opponents. It keeps the column decomposition, so it costs about what the linear value does; the
+default (``model=1``) plays the linear value exactly as before.
+
 A damaged model file does not stop the other agents: it is reported (one line naming the file, from
 [`require_model`][golfsim.agents.learned.require_model]) only when ``learned`` is asked to play, alone or in ``mc``'s
 base or rollouts, or when ``golfsim hint`` needs its values. The weights are compiled into the agent as constants; the
@@ -35,9 +42,9 @@ import numpy as np
 from golfsim._numba.jit import hot
 from golfsim.agents.base import Param
 from golfsim.agents.learned.endgame import decide_exact
-from golfsim.agents.learned.model import SHIPPED, load_model
+from golfsim.agents.learned.model import SHIPPED, SHIPPED_NT, load_model
 from golfsim.agents.learned.policy import decide
-from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_FEATURES_NT, NUM_ROWS
 
 try:
     WEIGHTS, MODEL = load_model(SHIPPED)
@@ -47,6 +54,14 @@ except ValueError as err:  # zeros in its place, never played: require_model ref
     MODEL_ERROR = str(err)
 """The shipped weights ``(NUM_ROWS, NUM_FEATURES)`` and the model file's document; `MODEL_ERROR` says why
 the file could not be read (``None`` when it was)."""
+
+try:
+    WEIGHTS_NT, MODEL_NT = load_model(SHIPPED_NT, NUM_FEATURES_NT)
+    MODEL_NT_ERROR = None
+except ValueError as err:
+    WEIGHTS_NT, MODEL_NT = np.zeros((NUM_ROWS, NUM_FEATURES_NT)), {}
+    MODEL_NT_ERROR = str(err)
+"""The n-tuple model's weights ``(NUM_ROWS, NUM_FEATURES_NT)`` (``learned:model=2``), its document and error."""
 
 
 def require_model() -> None:
@@ -75,6 +90,8 @@ PARAMS = (
     Param("exact", 0.0, "1: where the end of the deal is valued exactly (the deal's last turn; going out at two "
                         "players under one last turn), play by the exact values (golfsim.agents.learned.endgame)",
           kind="bool"),
+    Param("model", 1.0, "1: the linear value (models/learned.json); 2: the linear value plus n-tuple tables of "
+                        "column states (models/learned_ntuple.json)", kind="int", minimum=1, maximum=2),
 )
 """``learned``'s parameters (a vector of zeros, as mc's rollouts may pass, plays the one-ply decision)."""
 
@@ -89,6 +106,11 @@ def learned_one_ply_act(pub, rules, params, agent_rng, player):
 @hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
+    if params.shape[0] > 2 and params[2] >= 1.5:
+        action = decide(pub, rules, WEIGHTS_NT, player, agent_rng, 0.0)
+        if params[1] >= 0.5:
+            return decide_exact(pub, rules, WEIGHTS_NT, player, action)
+        return action
     action = learned_one_ply_act(pub, rules, params, agent_rng, player)
     if params[1] >= 0.5:
         return decide_exact(pub, rules, WEIGHTS, player, action)

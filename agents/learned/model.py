@@ -14,16 +14,27 @@ from pathlib import Path
 
 import numpy as np
 
-from golfsim.agents.learned.value import FEATURE_NAMES, NUM_FEATURES, NUM_ROWS, ROW_NAMES
+from golfsim.agents.learned.value import (
+    FEATURE_NAMES,
+    FEATURE_NAMES_NT,
+    NUM_FEATURES,
+    NUM_FEATURES_NT,
+    NUM_ROWS,
+    ROW_NAMES,
+)
 
 SHIPPED = Path(__file__).resolve().parent / "models" / "learned.json"
 """The model the agent ``learned`` plays with."""
+SHIPPED_NT = Path(__file__).resolve().parent / "models" / "learned_ntuple.json"
+"""The n-tuple model (model 2) ``learned:model=2`` plays with: the linear features plus column-state tables."""
 
 MODEL_FORMAT = "golfsim learned value 1"
+MODEL_FORMAT_NT = "golfsim learned value 2 (n-tuple)"
 
 
-def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
-    """The weights ``(NUM_ROWS, NUM_FEATURES)`` of a model file and its whole document.
+def load_model(path: Path = SHIPPED, width: int = NUM_FEATURES) -> tuple[np.ndarray, dict]:
+    """The weights ``(NUM_ROWS, width)`` of a model file and its whole document (``width`` ``NUM_FEATURES`` for
+    the linear model, ``NUM_FEATURES_NT`` for the n-tuple one).
 
     Raises
     ------
@@ -35,7 +46,8 @@ def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
         doc = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read the model file {path}: {e}") from None
-    if not isinstance(doc, dict) or doc.get("features") != list(FEATURE_NAMES) or doc.get("rows") != list(ROW_NAMES):
+    names = FEATURE_NAMES_NT if width == NUM_FEATURES_NT else FEATURE_NAMES
+    if not isinstance(doc, dict) or doc.get("features") != list(names) or doc.get("rows") != list(ROW_NAMES):
         raise ValueError(f"{path} is not a model for this version's features (golfsim learn makes one)")
     try:
         weights = np.asarray(doc["weights"], dtype=np.float64)
@@ -43,6 +55,6 @@ def load_model(path: Path = SHIPPED) -> tuple[np.ndarray, dict]:
         raise ValueError(f"{path} is not a model file: it has no 'weights'") from None
     except (TypeError, ValueError):
         weights = np.zeros(0)
-    if weights.shape != (NUM_ROWS, NUM_FEATURES) or not np.all(np.isfinite(weights)):
-        raise ValueError(f"{path}: weights must be {NUM_ROWS} rows of {NUM_FEATURES} finite numbers")
+    if weights.shape != (NUM_ROWS, len(names)) or not np.all(np.isfinite(weights)):
+        raise ValueError(f"{path}: weights must be {NUM_ROWS} rows of {len(names)} finite numbers")
     return np.ascontiguousarray(weights), doc

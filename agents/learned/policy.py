@@ -49,6 +49,7 @@ from golfsim.agents.learned.value import (
     F_OWN,
     F_STALL,
     LAYOUT_FEATURES,
+    NUM_FEATURES,
     SLOT_FINAL,
     SLOT_OUT,
     SLOTS,
@@ -61,6 +62,7 @@ from golfsim.agents.learned.value import (
     next_gains,
     opponents_expectation,
     running_row,
+    tuple_dot_opponents,
     unseen_gain,
 )
 from golfsim.agents.random_agent import random_legal as random_among
@@ -118,14 +120,16 @@ from golfsim.core.worlds import stack_float64
 BIG = 1e18
 
 Context = namedtuple("Context", "cnt base h row const c0 c1 c2 row_out const_out row_final const_final final_turn "
-                                "last_turn opp_exp gain_unknown stall out_opp out_sd")
+                                "last_turn opp_exp gain_unknown stall out_opp out_sd e0 e1 e2")
 Context.__doc__ = """What every afterstate of one decision is valued from
 ([`context`][golfsim.agents.learned.policy.context]): the counts, the player's view offset and face-down count, the row
 of a running afterstate with its constant part (bias, opponents, stall) and the weighted values of the three own
 columns, the rows and constants of going out and of the last-turn circuit, whether this is the player's last turn
 (``final_turn``) and the deal's last (``last_turn``), the opponents' expected final score, the next player's expected
 gain from an unseen card on the discard, the stall flag, and under ``knock_penalty`` the best opponent's expected
-final score and its spread (``out_opp``, ``out_sd``; 0 for the spread without the rule or once someone went out)."""
+final score and its spread (``out_opp``, ``out_sd``; 0 for the spread without the rule or once someone went out), and
+the weighted own columns again as they are valued after a move that covers a face-down card (``e0 .. e2``; an n-tuple
+model's tables depend on the face-down count, a linear model's do not: the same numbers as ``c0 .. c2``)."""
 
 
 @leaf
@@ -155,17 +159,28 @@ def context(pub, rules, w, player, gains, opp):
     row = running_row(pub, rules, player)
     row_out = SLOTS * group + SLOT_OUT
     row_final = SLOTS * group + SLOT_FINAL
-    c0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt)
-    c1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt)
-    c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt)
+    h = face_down_count(pub, rules, player)
+    c0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt, h)
+    c1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt, h)
+    c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt, h)
+    e0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt, h - 1)
+    e1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt, h - 1)
+    e2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt, h - 1)
     final_turn = pub[ENDER] >= 0
     out_opp, out_sd = 0.0, 0.0
     if compares_scores(rules, final_turn):
         out_opp, out_sd = best_opponent(pub, rules, player, cnt)
-    return Context(cnt, base, face_down_count(pub, rules, player), row, row_constant(w, row, opp, stall), c0, c1, c2,
-                   row_out, row_constant(w, row_out, opp, stall), row_final, row_constant(w, row_final, opp, stall),
+    const = row_constant(w, row, opp, stall)
+    const_out = row_constant(w, row_out, opp, stall)
+    const_final = row_constant(w, row_final, opp, stall)
+    if w.shape[1] > NUM_FEATURES:  # an n-tuple model: the opponents' columns' table weights
+        const += tuple_dot_opponents(w, row, pub, rules, player)
+        const_out += tuple_dot_opponents(w, row_out, pub, rules, player)
+        const_final += tuple_dot_opponents(w, row_final, pub, rules, player)
+    return Context(cnt, base, h, row, const, c0, c1, c2,
+                   row_out, const_out, row_final, const_final,
                    final_turn, final_turn and pub[FINAL_LEFT] == 1, opponents_expectation(pub, rules, player, cnt),
-                   unseen_gain(pub, rules, cnt, gains), stall, out_opp, out_sd)
+                   unseen_gain(pub, rules, cnt, gains), stall, out_opp, out_sd, e0, e1, e2)
 
 
 @leaf
@@ -283,13 +298,17 @@ def afterstate_value(pub, rules, w, ctx, k, card, gain):
         return layout_value(pub, rules, w, ctx, k, np.int64(card), -1, np.int64(0), h, gain, bonus)
     # the usual case: the deal goes on and one column changes
     row = ctx.row
-    v = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+    if covers:
+        d0, d1, d2 = ctx.e0, ctx.e1, ctx.e2
+    else:
+        d0, d1, d2 = ctx.c0, ctx.c1, ctx.c2
+    v = ctx.const + d0 + d1 + d2
     if ck == 0:
-        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c0
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt, h) - d0
     elif ck == 1:
-        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c1
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt, h) - d1
     elif ck == 2:
-        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt) - ctx.c2
+        v += column_dot(w, row, F_OWN, pub, rules, a_new, b_new, ctx.cnt, h) - d2
     return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
 
 
@@ -312,7 +331,7 @@ def layout_value(pub, rules, w, ctx, k1, r1, k2, r2, h, gain, bonus):
     v = ctx.const_final if ctx.final_turn else ctx.const_out
     for c in range(3):
         a, b = _column(pub, base, c, k1, r1, k2, r2)
-        v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt)
+        v += column_dot(w, row, F_OWN, pub, rules, a, b, ctx.cnt, h)
     if h == 0:  # a final layout: going out, or the own last turn taken
         v += house_cost(pub, rules, ctx, k1, r1, k2, r2, not ctx.final_turn)
     return v + hidden_dot(w, row, F_OWN, h) + w[row, F_GAIN] * gain - bonus
@@ -436,11 +455,14 @@ def draw_value(pub, rules, w, ctx, gains):
     cnt = ctx.cnt
     best = stack_float64(NUM_CODES)
     half = stack_float64(NUM_CODES)
+    half_cover = stack_float64(NUM_CODES)
     for r in range(rules[R_CODES]):
         if pub[doff + r] > 0:
             best[r] = throw_value(pub, rules, w, ctx, gains, r)
             half[r] = BIG  # not computed yet
-    v0 = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+            half_cover[r] = BIG
+    v_keep = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+    v_cover = ctx.const + ctx.e0 + ctx.e1 + ctx.e2
     for k in range(6):
         old = pub[base + k]
         covers = old < 0
@@ -452,21 +474,30 @@ def draw_value(pub, rules, w, ctx, gains):
                     best[r] = min(best[r], afterstate_value(pub, rules, w, ctx, k, r, gain))
             continue
         ck = k % 3
-        c_old = ctx.c0 if ck == 0 else ctx.c1 if ck == 1 else ctx.c2
+        if covers:
+            c_old = ctx.e0 if ck == 0 else ctx.e1 if ck == 1 else ctx.e2
+            v0 = v_cover
+        else:
+            c_old = ctx.c0 if ck == 0 else ctx.c1 if ck == 1 else ctx.c2
+            v0 = v_keep
         partner = pub[base + k + 3] if k < 3 else pub[base + k - 3]
         hid = hidden_dot(w, row, F_OWN, h_after)
         wg = w[row, F_GAIN] * gain
         bonus = STALL_HIDDEN if covers and ctx.stall != 0.0 else 0.0
         for r in range(rules[R_CODES]):
             if pub[doff + r] > 0:
-                if partner < 0:
+                if partner < 0 and covers:
+                    if half_cover[r] == BIG:
+                        half_cover[r] = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(-1), cnt, h_after)
+                    dot = half_cover[r]
+                elif partner < 0:
                     if half[r] == BIG:
-                        half[r] = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(-1), cnt)
+                        half[r] = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(-1), cnt, h_after)
                     dot = half[r]
                 elif k < 3:
-                    dot = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(partner), cnt)
+                    dot = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(partner), cnt, h_after)
                 else:
-                    dot = column_dot(w, row, F_OWN, pub, rules, np.int64(partner), np.int64(r), cnt)
+                    dot = column_dot(w, row, F_OWN, pub, rules, np.int64(partner), np.int64(r), cnt, h_after)
                 v = v0 + (dot - c_old)
                 best[r] = min(best[r], v + hid + wg - bonus)
     total = 0.0

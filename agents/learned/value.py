@@ -73,7 +73,7 @@ import numpy as np
 
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset, pair_score, rank_count, rank_mate, stalled
-from golfsim.core.cards import JACK, NUM_RANKS, ONE_EYED_JACK
+from golfsim.core.cards import JACK, NUM_CODES, NUM_RANKS, ONE_EYED_JACK
 from golfsim.core.engine import column_score, face_down_count, same_rank
 from golfsim.core.spec import (
     DISCARD_N,
@@ -107,6 +107,30 @@ NUM_FEATURES = F_STALL + 1
 FEATURE_NAMES = (("bias",) + tuple("own_" + n for n in LAYOUT_NAMES) + tuple("opp_" + n for n in LAYOUT_NAMES)
                  + ("next_gain", "stalled"))
 
+TUPLE_CARDS = NUM_CODES + 1
+"""A column card for the n-tuple tables: face down (0) or a card code plus one."""
+TUPLE_STATES = TUPLE_CARDS * (TUPLE_CARDS + 1) // 2
+"""Column states of the n-tuple tables: an unordered pair of column cards (top and bottom are one state)."""
+TEMPO_BUCKETS = 3
+"""The own tables' tempo: the player's face-down cards after the move, at most 1, 2 or 3, 4 or more."""
+T_OWN = NUM_FEATURES
+T_OPP = T_OWN + TEMPO_BUCKETS * TUPLE_STATES
+NUM_FEATURES_NT = T_OPP + TUPLE_STATES
+"""Width of an n-tuple model (model 2): the linear features, then one table weight per tempo bucket and column
+state for the own layout (``T_OWN``) and one per column state for the opponents' (``T_OPP``, averaged over the
+opponents), both per row."""
+
+
+def _state_name(i: int) -> str:
+    cards = [(x, y) for x in range(TUPLE_CARDS) for y in range(x, TUPLE_CARDS)]
+    x, y = cards[i]
+    return ("d" if x == 0 else str(x - 1)) + "_" + ("d" if y == 0 else str(y - 1))
+
+
+FEATURE_NAMES_NT = (FEATURE_NAMES + tuple(f"own_t{t}_col_" + _state_name(i) for t in range(TEMPO_BUCKETS)
+                                           for i in range(TUPLE_STATES))
+                    + tuple("opp_col_" + _state_name(i) for i in range(TUPLE_STATES)))
+
 SLOTS = 10
 GROUPS = 2
 NUM_ROWS = SLOTS * GROUPS
@@ -127,10 +151,11 @@ over their number, ``hh`` the exact expectation of a column of two face-down car
 the counts a stock draw comes from and ``s_inv`` one over their sum."""
 
 
-def prior_weights() -> np.ndarray:
-    """The weights before any learning, ``(NUM_ROWS, NUM_FEATURES)``: the own layout's expected score now minus
-    the opponents' mean (every known and expected card counted once, nothing for pairs to come)."""
-    w = np.zeros((NUM_ROWS, NUM_FEATURES), dtype=np.float64)
+def prior_weights(width: int = NUM_FEATURES) -> np.ndarray:
+    """The weights before any learning, ``(NUM_ROWS, width)``: the own layout's expected score now minus
+    the opponents' mean (every known and expected card counted once, nothing for pairs to come); the n-tuple
+    tables of a wider model start at 0."""
+    w = np.zeros((NUM_ROWS, width), dtype=np.float64)
     for j in (KNOWN, HALF_PTS, HALF_EXP, HH):
         w[:, F_OWN + j] = 1.0
         w[:, F_OPP + j] = -1.0
@@ -199,9 +224,76 @@ def layout_expectation(pub, rules, q, cnt):
 
 # ---------------------------------------------------------------- features of one column
 @leaf
-def column_dot(w, row, off, pub, rules, a, b, cnt):
+def column_dot(w, row, off, pub, rules, a, b, cnt, h):
     """``W[row, off:off + 12] . psi(a, b)``: the weighted features of one column (``H1``/``H2`` excepted), the
-    same numbers [`add_column_features`][golfsim.agents.learned.value.add_column_features] writes."""
+    same numbers [`add_column_features`][golfsim.agents.learned.value.add_column_features] writes; with an n-tuple
+    model (``w`` wider than ``NUM_FEATURES``) the own table's weight of the column state at the layout's ``h``
+    face-down cards is added."""
+    v = column_dot_linear(w, row, off, pub, rules, a, b, cnt)
+    if w.shape[1] > NUM_FEATURES:
+        v += w[row, tuple_index(h, a, b)]
+    return v
+
+
+@leaf
+def tuple_index(h, a, b):
+    """The own table's index of a column ``a`` over ``b`` in a layout with ``h`` face-down cards."""
+    t = 0 if h <= 1 else 1 if h <= 3 else 2
+    return T_OWN + t * TUPLE_STATES + column_state(a, b)
+
+
+@leaf
+def column_state(a, b):
+    """The n-tuple state of a column ``a`` over ``b`` (card codes, -1 face down), the same for ``b`` over ``a``:
+    from 0 to ``TUPLE_STATES - 1``."""
+    x = a + 1
+    y = b + 1
+    if x > y:
+        x, y = y, x
+    return x * TUPLE_CARDS - (x * (x - 1)) // 2 + (y - x)
+
+
+@hot
+def tuple_dot_opponents(w, row, pub, rules, player):
+    """The opponents' n-tuple part of ``W[row]``: their columns' table weights averaged over the opponents (0 for
+    a model without tables)."""
+    if w.shape[1] <= NUM_FEATURES:
+        return 0.0
+    players = rules[R_PLAYERS]
+    v = 0.0
+    for q in range(players):
+        if q != player:
+            base = rules[R_OFF_VIEW] + 6 * q
+            for c in range(3):
+                v += w[row, T_OPP + column_state(pub[base + c], pub[base + c + 3])]
+    return v / (players - 1)
+
+
+@hot
+def tuple_entries(pub, rules, player, idx, val):
+    """The nonzero n-tuple features of ``pub`` from ``player``'s point of view into ``idx`` (indices into a model
+    of width ``NUM_FEATURES_NT``) and ``val``; returns their number (an index may come more than once)."""
+    n = 0
+    base = rules[R_OFF_VIEW] + 6 * player
+    h = face_down_count(pub, rules, player)
+    for c in range(3):
+        idx[n] = tuple_index(h, pub[base + c], pub[base + c + 3])
+        val[n] = 1.0
+        n += 1
+    players = rules[R_PLAYERS]
+    for q in range(players):
+        if q != player:
+            base = rules[R_OFF_VIEW] + 6 * q
+            for c in range(3):
+                idx[n] = T_OPP + column_state(pub[base + c], pub[base + c + 3])
+                val[n] = 1.0 / (players - 1)
+                n += 1
+    return n
+
+
+@leaf
+def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
+    """The linear part of [`column_dot`][golfsim.agents.learned.value.column_dot]."""
     if a >= 0 and b >= 0:
         v = w[row, off + KNOWN] * column_score(a, b, rules)
         if not same_rank(a, b):
@@ -386,4 +478,10 @@ def value(pub, rules, w, player, out, gains):
     v = 0.0
     for i in range(NUM_FEATURES):
         v += w[row, i] * out[i]
+    if w.shape[1] > NUM_FEATURES:  # an n-tuple model: the own columns' and the opponents' table weights
+        base = rules[R_OFF_VIEW] + 6 * player
+        h = face_down_count(pub, rules, player)
+        for c in range(3):
+            v += w[row, tuple_index(h, pub[base + c], pub[base + c + 3])]
+        v += tuple_dot_opponents(w, row, pub, rules, player)
     return v

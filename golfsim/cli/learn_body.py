@@ -30,6 +30,10 @@ def learn(
     ridge: Annotated[float, typer.Option(help="Ridge strength, relative to the features' scale.")] = 1e-3,
     eval_deals: Annotated[int, typer.Option(help="Duplicate deal sets per point of the learning curve.")] = 5000,
     eval_every: Annotated[int, typer.Option(help="Generations between points of the learning curve.")] = 1,
+    ntuple: Annotated[bool, typer.Option(help="Train the n-tuple model (learned:model=2): column-state tables "
+                                              "on top of the linear value, from the shipped linear weights.")] = False,
+    tuple_ridge: Annotated[float, typer.Option(help="With --ntuple: the tables' ridge toward 0 (a pseudo-count).")
+                           ] = 20.0,
     threads: Annotated[int, typer.Option(help="Worker threads (the weights do not depend on it).")] = 1,
     fresh: Annotated[bool, typer.Option(help="Start over even if OUT holds a checkpoint.")] = False,
 ) -> None:
@@ -42,13 +46,14 @@ def learn(
 
     err = Console(stderr=True)
     config = LearnConfig(seed=seed, generations=generations, games=games, lam=lam, explore=explore, memory=memory,
-                         ridge=ridge, eval_deals=eval_deals, eval_every=eval_every)
+                         ridge=ridge, eval_deals=eval_deals, eval_every=eval_every, ntuple=ntuple,
+                         tuple_ridge=tuple_ridge)
     config.check()
     if (out / "checkpoint.npz").exists() and not fresh:
         load_checkpoint(out / "checkpoint.npz", config)  # a damaged one is one line before the progress bar shows
     command = (f"golfsim learn --seed {seed} --generations {generations} --games {games} --lam {lam} "
                f"--explore {explore} --memory {memory} --ridge {ridge} --eval-deals {eval_deals} "
-               f"--eval-every {eval_every}")
+               f"--eval-every {eval_every}" + (f" --ntuple --tuple-ridge {tuple_ridge}" if ntuple else ""))
     with stop_means(f"[bold yellow]interrupted:[/] the last complete generation is kept in "
                     f"{out / 'checkpoint.npz'}; run the same command to resume"), \
             CountBar(total=1, unit="deals") as bar:

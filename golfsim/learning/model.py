@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from golfsim.agents.learned.model import MODEL_FORMAT
-from golfsim.agents.learned.value import FEATURE_NAMES, ROW_NAMES
+from golfsim.agents.learned.model import MODEL_FORMAT, MODEL_FORMAT_NT
+from golfsim.agents.learned.value import FEATURE_NAMES, FEATURE_NAMES_NT, NUM_FEATURES_NT, ROW_NAMES
 from golfsim.atomic import replace_file
 
 
@@ -41,10 +41,11 @@ def publish(tmp: str | Path, path: Path) -> None:
 
 def model_json(weights: np.ndarray, command: str, training: dict) -> str:
     """The text of a model file."""
+    wide = weights.shape[1] == NUM_FEATURES_NT
     doc = {
-        "format": MODEL_FORMAT,
+        "format": MODEL_FORMAT_NT if wide else MODEL_FORMAT,
         "command": command,
-        "features": list(FEATURE_NAMES),
+        "features": list(FEATURE_NAMES_NT if wide else FEATURE_NAMES),
         "rows": list(ROW_NAMES),
         "weights": [[float(x) for x in row] for row in weights],
         "training": training,

@@ -29,7 +29,7 @@ from numba import njit
 
 from golfsim.agents.expected_value import ev_act
 from golfsim.agents.learned.policy import decide
-from golfsim.agents.learned.value import NUM_FEATURES, features
+from golfsim.agents.learned.value import NUM_FEATURES, features, tuple_entries
 from golfsim.core.cards import NUM_CODES
 from golfsim.core.engine import apply_action, deal_scores, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
@@ -103,6 +103,99 @@ def self_play_chunk(rules, w, lam, explore, seed, first_game, n_games, a_sums, b
                         b_sums[row, j] += x * target
                         for m in range(j, NUM_FEATURES):
                             a_sums[row, j, m] += x * traj[p, t, m]
+                row_counts[row] += 1
+                err = target - traj_value[p, t]
+                stats[STAT_SAMPLES] += 1
+                stats[STAT_SQUARED_ERROR] += err * err
+                target = (1.0 - lam) * traj_value[p, t] + lam * target
+
+
+MAX_ENTRIES = NUM_FEATURES + 3 * 8
+"""Nonzero features of one state of an n-tuple model at most: the linear ones, three own columns and three per
+opponent."""
+
+
+@njit(cache=True, nogil=True)
+def self_play_chunk_nt(rules, w, lam, explore, seed, first_game, n_games, a_sums, b_sums, row_counts, stats,
+                       pub, hid, deal_rng, agent_rng, totals, scores):
+    """[`self_play_chunk`][golfsim.learning.selfplay.self_play_chunk] for an n-tuple model (``w`` of width
+    ``NUM_FEATURES_NT``): the same games and targets, each state kept as its nonzero features (the linear ones and
+    the one-hot column states, [`tuple_entries`][golfsim.agents.learned.value.tuple_entries]) and added to the
+    upper triangles of ``a_sums`` sparsely."""
+    players = rules[R_PLAYERS]
+    cap = rules[R_TURN_CAP] + 2
+    traj_idx = np.zeros((players, cap, MAX_ENTRIES), dtype=np.int64)
+    traj_val = np.zeros((players, cap, MAX_ENTRIES))
+    traj_n = np.zeros((players, cap), dtype=np.int64)
+    traj_value = np.zeros((players, cap))
+    traj_row = np.zeros((players, cap), dtype=np.int64)
+    traj_len = np.zeros(players, dtype=np.int64)
+    phi = np.zeros(NUM_FEATURES)
+    gains = np.zeros(NUM_CODES)
+    t_idx = np.zeros(3 * players, dtype=np.int64)
+    t_val = np.zeros(3 * players)
+    for i in range(n_games):
+        game = first_game + i
+        deal_rng[0] = deal_state(seed, game, 0)
+        for p in range(players):
+            agent_rng[p] = agent_state(seed, game, p)
+            traj_len[p] = 0
+            totals[p] = 0
+        deal_shuffled(pub, hid, rules, deal_rng, 0, game % players, totals)
+        failed = False
+        while pub[PHASE] != DONE:
+            p = np.int64(pub[CURRENT])
+            phase = pub[PHASE]
+            a = decide(pub, rules, w, p, agent_rng[p:p + 1], explore)
+            if not is_legal(pub, rules, a):
+                failed = True
+                break
+            apply_action(pub, hid, rules, deal_rng, a)
+            if phase != OPEN and pub[PHASE] != DONE and pub[CURRENT] != p:
+                row = features(pub, rules, p, phi, gains)
+                t = traj_len[p]
+                v = 0.0
+                n = 0
+                for j in range(NUM_FEATURES):
+                    if phi[j] != 0.0:
+                        traj_idx[p, t, n] = j
+                        traj_val[p, t, n] = phi[j]
+                        v += w[row, j] * phi[j]
+                        n += 1
+                m = tuple_entries(pub, rules, p, t_idx, t_val)
+                for k in range(m):
+                    traj_idx[p, t, n] = t_idx[k]
+                    traj_val[p, t, n] = t_val[k]
+                    v += w[row, t_idx[k]] * t_val[k]
+                    n += 1
+                traj_n[p, t] = n
+                traj_value[p, t] = v
+                traj_row[p, t] = row
+                traj_len[p] = t + 1
+        if failed:
+            stats[STAT_ERRORS] += 1
+            continue
+        stats[STAT_DEALS] += 1
+        stats[STAT_TURNS] += pub[TURN]
+        if pub[END_REASON] == TRUNCATED:
+            stats[STAT_TRUNCATED] += 1
+        deal_scores(pub, hid, rules, scores)
+        total = 0.0
+        for p in range(players):
+            total += scores[p]
+        for p in range(players):
+            target = scores[p] - (total - scores[p]) / (players - 1)
+            for t in range(traj_len[p] - 1, -1, -1):
+                row = traj_row[p, t]
+                n = traj_n[p, t]
+                for e in range(n):
+                    j = traj_idx[p, t, e]
+                    x = traj_val[p, t, e]
+                    b_sums[row, j] += x * target
+                    for f in range(n):
+                        m = traj_idx[p, t, f]
+                        if m >= j:
+                            a_sums[row, j, m] += x * traj_val[p, t, f]
                 row_counts[row] += 1
                 err = target - traj_value[p, t]
                 stats[STAT_SAMPLES] += 1

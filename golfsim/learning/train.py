@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from golfsim.agents.learned.value import NUM_FEATURES, NUM_ROWS, prior_weights
+from golfsim.agents.learned.value import NUM_FEATURES, NUM_FEATURES_NT, NUM_ROWS, T_OWN, prior_weights
 from golfsim.core.rules import Rules
 from golfsim.learning.model import atomic_write_text, publish, save_model
 from golfsim.runs.interrupts import held_signals
@@ -73,6 +73,16 @@ class LearnConfig:
     ridge: float = 1e-3
     eval_deals: int = 5000
     eval_every: int = 1
+    ntuple: bool = False
+    """Train the n-tuple model (model 2): the linear features plus one-hot column-state tables, starting from the
+    shipped linear model's weights and the tables at 0."""
+    tuple_ridge: float = 20.0
+    """With ``ntuple``: the tables' ridge toward 0, in states (a pseudo-count on each table weight)."""
+
+    @property
+    def width(self) -> int:
+        """The number of weights per row."""
+        return NUM_FEATURES_NT if self.ntuple else NUM_FEATURES
 
     def check(self) -> None:
         """Raise ``ValueError`` with one line for a setting out of range."""
@@ -119,9 +129,14 @@ class State:
     deals: int
 
     @classmethod
-    def start(cls) -> State:
-        return cls(0, prior_weights(), np.zeros((NUM_ROWS, NUM_FEATURES, NUM_FEATURES)),
-                   np.zeros((NUM_ROWS, NUM_FEATURES)), np.zeros(NUM_ROWS), [], 0)
+    def start(cls, width: int = NUM_FEATURES) -> State:
+        weights = prior_weights(width)
+        if width != NUM_FEATURES:  # the n-tuple model starts from the shipped linear weights, tables at 0
+            from golfsim.agents.learned.model import load_model
+
+            weights[:, :NUM_FEATURES] = load_model()[0]
+        return cls(0, weights, np.zeros((NUM_ROWS, width, width)),
+                   np.zeros((NUM_ROWS, width)), np.zeros(NUM_ROWS), [], 0)
 
 
 # ---------------------------------------------------------------- the fit
@@ -131,18 +146,23 @@ def symmetric(upper: np.ndarray) -> np.ndarray:
     return upper + lower
 
 
-def fit(a_sums: np.ndarray, b_sums: np.ndarray, counts: np.ndarray, ridge: float) -> np.ndarray:
+def fit(a_sums: np.ndarray, b_sums: np.ndarray, counts: np.ndarray, ridge: float,
+        tuple_ridge: float = 0.0) -> np.ndarray:
     """The ridge least-squares weights pulled towards the prior, row by row (the prior where a row has fewer than
-    ``MIN_ROW_SAMPLES`` states)."""
-    prior = prior_weights()
+    ``MIN_ROW_SAMPLES`` states). For an n-tuple model (wider than ``NUM_FEATURES``) the linear part's ridge is
+    scaled by the linear features only and the tables get ``tuple_ridge`` on their diagonal (toward 0)."""
+    width = a_sums.shape[-1]
+    prior = prior_weights(width)
     weights = prior.copy()
     full = symmetric(a_sums)
     for row in range(NUM_ROWS):
         if counts[row] < MIN_ROW_SAMPLES:
             continue
         a = full[row]
-        scale = max(np.trace(a) / NUM_FEATURES, 1e-12)
-        lhs = a + (ridge * scale + 1e-9) * np.eye(NUM_FEATURES)
+        scale = max(np.trace(a[:NUM_FEATURES, :NUM_FEATURES]) / NUM_FEATURES, 1e-12)
+        diag = np.full(width, ridge * scale + 1e-9)
+        diag[T_OWN:] = tuple_ridge + 1e-9
+        lhs = a + np.diag(diag)
         weights[row] = prior[row] + np.linalg.solve(lhs, b_sums[row] - a @ prior[row])
     return weights
 
@@ -150,14 +170,16 @@ def fit(a_sums: np.ndarray, b_sums: np.ndarray, counts: np.ndarray, ridge: float
 # ---------------------------------------------------------------- play
 def _self_play_task(packed, weights, config, first_game, n_games):
     from golfsim.kernels.simulate import work_arrays
-    from golfsim.learning.selfplay import NUM_STATS, self_play_chunk
+    from golfsim.learning.selfplay import NUM_STATS, self_play_chunk, self_play_chunk_nt
 
-    a = np.zeros((NUM_ROWS, NUM_FEATURES, NUM_FEATURES))
-    b = np.zeros((NUM_ROWS, NUM_FEATURES))
+    width = config.width
+    a = np.zeros((NUM_ROWS, width, width))
+    b = np.zeros((NUM_ROWS, width))
     counts = np.zeros(NUM_ROWS, dtype=np.int64)
     stats = np.zeros(NUM_STATS)
-    self_play_chunk(packed, weights, config.lam, config.explore, np.uint64(config.seed), np.uint64(first_game),
-                    n_games, a, b, counts, stats, *work_arrays(packed)[:6])
+    chunk = self_play_chunk_nt if config.ntuple else self_play_chunk
+    chunk(packed, weights, config.lam, config.explore, np.uint64(config.seed), np.uint64(first_game),
+          n_games, a, b, counts, stats, *work_arrays(packed)[:6])
     return a, b, counts, stats
 
 
@@ -243,7 +265,7 @@ def load_checkpoint(path: Path, config: LearnConfig) -> State:
         text = " ".join(str(e).split()) or type(e).__name__
         raise ValueError(f"cannot read the checkpoint {path} ({text}); pass --fresh to start over or choose "
                          "another --out") from None
-    problem = _state_problem(state)
+    problem = _state_problem(state, config.width)
     if problem is not None:
         raise ValueError(f"the checkpoint {path} is damaged ({problem}); pass --fresh to start over or choose "
                          "another --out")
@@ -253,10 +275,10 @@ def load_checkpoint(path: Path, config: LearnConfig) -> State:
     return state
 
 
-def _state_problem(state: State) -> str | None:
+def _state_problem(state: State, width: int = NUM_FEATURES) -> str | None:
     """What makes a loaded state unusable (a shape, a number that is not finite, a negative count), or ``None``."""
-    shapes = {"weights": (NUM_ROWS, NUM_FEATURES), "a_sums": (NUM_ROWS, NUM_FEATURES, NUM_FEATURES),
-              "b_sums": (NUM_ROWS, NUM_FEATURES), "counts": (NUM_ROWS,)}
+    shapes = {"weights": (NUM_ROWS, width), "a_sums": (NUM_ROWS, width, width),
+              "b_sums": (NUM_ROWS, width), "counts": (NUM_ROWS,)}
     for name, shape in shapes.items():
         array = getattr(state, name)
         if array.shape != shape or array.dtype.kind not in "iuf":
@@ -323,7 +345,7 @@ def train(config: LearnConfig, out: Path, *, threads: int = 1, fresh: bool = Fal
         raise ValueError(f"threads must be at least 1, got {threads}")
     out = Path(out)
     checkpoint = out / "checkpoint.npz"
-    state = State.start()
+    state = State.start(config.width)
     if checkpoint.exists() and not fresh:
         state = load_checkpoint(checkpoint, config)
         log(f"resuming from generation {state.generation} ({checkpoint})")
@@ -388,7 +410,7 @@ def _generation(config: LearnConfig, state: State, pool: ThreadPoolExecutor, pro
     a_sums = config.memory * state.a_sums + a
     b_sums = config.memory * state.b_sums + b
     all_counts = config.memory * state.counts + counts
-    weights = fit(a_sums, b_sums, all_counts, config.ridge)
+    weights = fit(a_sums, b_sums, all_counts, config.ridge, config.tuple_ridge)
     fit_seconds = time.perf_counter() - t1
     rmse = float(np.sqrt(stats[4] / max(stats[3], 1)))
     row = {"generation": state.generation + 1, "deals": deals, "rmse": rmse, "play_seconds": play,

@@ -36,8 +36,8 @@ def test_it_draws_rather_than_take_a_queen_it_cannot_use():
     assert pos.decide("learned") == DRAW_STOCK
 
 
-def test_it_is_registered_as_a_learned_agent_whose_parameters_are_the_depth_and_the_exact_endgame():
+def test_it_is_registered_as_a_learned_agent_whose_parameters_are_the_depth_the_exact_endgame_and_the_model():
     choice = parse_agent("learned")
     assert choice.spec.kind == "learned" and choice.spec.compiled and not choice.spec.built_in
     assert [(p.name, p.default, p.kind, p.low, p.high) for p in choice.spec.params] == [
-        ("depth", 1.0, "int", None, None), ("exact", 0.0, "bool", None, None)]
+        ("depth", 1.0, "int", None, None), ("exact", 0.0, "bool", None, None), ("model", 1.0, "int", None, None)]

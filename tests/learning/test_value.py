@@ -11,7 +11,14 @@ from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.learned import WEIGHTS
 from golfsim.agents.learned.policy import action_values, context, draw_value, draw_value_reference
-from golfsim.agents.learned.value import LAYOUT_FEATURES, NUM_FEATURES, NUM_RANKS, value
+from golfsim.agents.learned.value import (
+    LAYOUT_FEATURES,
+    NUM_FEATURES,
+    NUM_FEATURES_NT,
+    NUM_RANKS,
+    NUM_ROWS,
+    value,
+)
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
 from golfsim.core.rng import agent_state, deal_state
 from golfsim.core.rules import R_DISCARD_FLIP, R_OFF_VIEW, Rules
@@ -36,6 +43,10 @@ from tests.agents.test_agent_legality import VARIANTS
 
 SEED = 23
 DEALS = 20
+WIDE = np.ascontiguousarray(np.hstack([WEIGHTS, np.random.default_rng(5).normal(
+    0.0, 1.0, (NUM_ROWS, NUM_FEATURES_NT - NUM_FEATURES))]))
+"""An n-tuple model (learned:model=2) with random tables: its incremental arithmetic must match the full value."""
+MODELS = {"linear": WEIGHTS, "ntuple": WIDE}
 
 
 def reachable(rules: Rules, deals: int, seed: int):
@@ -95,10 +106,11 @@ def _deterministic_moves(pub, packed, player):
     return []
 
 
+@pytest.mark.parametrize("model", list(MODELS))
 @pytest.mark.parametrize("rules", [Rules(), Rules(end="one_last_turn"), Rules(players=4),
                                    Rules(players=3, end="one_last_turn", jokers="minus2")],
                          ids=["2p", "2p last turn", "4p", "3p last turn jokers"])
-def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules):
+def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules, model):
     # the player values afterstates incrementally (one column changes); the full feature vector of the state the
     # engine reaches must give the same number, for every move that involves no chance
     packed = rules.pack()
@@ -109,13 +121,14 @@ def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules):
         if pub[PHASE] not in (START, HOLD) or pub[RECYCLES] >= 2:  # stalled (two recycles): a bonus applies
             continue
         p = int(pub[CURRENT])
-        action_values(pub, packed, WEIGHTS, np.int64(p), values)
+        w = MODELS[model]
+        action_values(pub, packed, w, np.int64(p), values)
         for a in _deterministic_moves(pub, packed, p):
             after_pub, after_hid = pub.copy(), hid.copy()
             apply_action(after_pub, after_hid, packed, np.ones(1, dtype=np.uint64), a)
             if after_pub[PHASE] in (DONE, FLIP_PHASE) or after_pub[CURRENT] == p:
                 continue
-            expected = value(after_pub, packed, WEIGHTS, np.int64(p), out, gains)
+            expected = value(after_pub, packed, w, np.int64(p), out, gains)
             assert values[a] == pytest.approx(expected, abs=1e-9), f"action {a}"
             checked += 1
     assert checked > 500
@@ -129,8 +142,9 @@ def _both_draw_values(pub, rules, w, player):
     return draw_value(pub, rules, w, ctx, gains), draw_value_reference(pub, rules, w, ctx, gains)
 
 
+@pytest.mark.parametrize("model", list(MODELS))
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant):
+def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant, model):
     # the fast expectation over the drawn card hoists and shares terms; its choices must stay the plain one's
     rules = VARIANTS[variant]
     packed = rules.pack()
@@ -138,7 +152,7 @@ def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant):
     for pub, _, _ in reachable(rules, DEALS, SEED + 2):
         if pub[PHASE] != START or pub[STOCK_N] == 0:
             continue
-        fast, plain = _both_draw_values(pub, packed, WEIGHTS, np.int64(pub[CURRENT]))
+        fast, plain = _both_draw_values(pub, packed, MODELS[model], np.int64(pub[CURRENT]))
         assert fast == plain, f"{variant}: {fast!r} != {plain!r}"
         checked += 1
     assert checked > 5 * DEALS
