@@ -399,9 +399,9 @@ def available() -> str:
     return ", ".join(sorted(REGISTRY))
 
 
-READY_CHECKS: dict[str, Callable[[], None]] = {}
-"""Per agent name, a check run whenever a choice naming that agent is parsed (``learned``: that its model file is
-whole); it raises ``ValueError`` with one line when the agent cannot play."""
+READY_CHECKS: dict[str, Callable[[str], None]] = {}
+"""Per agent name, a check run with the agent text whenever a choice naming that agent is parsed (``learned``: that
+the model file it asks for is whole); it raises ``ValueError`` with one line when the agent cannot play."""
 
 
 def parse_agent(text) -> AgentChoice:
@@ -426,7 +426,7 @@ def parse_agent(text) -> AgentChoice:
         raise ValueError(f"unknown agent {name!r}; available agents: {available()}")
     for needed, check in READY_CHECKS.items():  # the agent itself, or one inside it (mc's base or rollouts)
         if re.search(rf"\b{re.escape(needed)}\b", text):
-            check()
+            check(text)
     by_name = {p.name: p for p in spec.params}
     values = {p.name: _agent_value(spec, p, p.default) if p.kind == "agent" else p.default for p in spec.params}
     if rest.strip():

@@ -324,7 +324,7 @@ def search(pub, rules, params, agent_rng, player, sighted, world_hid, roll_pub, 
         else:
             base_params[i] = ev_params[i]
             policy_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY and i < len(_GREEDY_DEFAULTS) \
-                else _EV_DEFAULTS[i]
+                else 0.0 if policy == ROLLOUT_LEARNED else _EV_DEFAULTS[i]  # learned's defaults: model 1
     if pub[PHASE] == OPEN:
         if base == ROLLOUT_EV:
             return opening_flip(pub, rules, player)

@@ -35,6 +35,7 @@ compile.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,10 +65,13 @@ except ValueError as err:
 """The n-tuple model's weights ``(NUM_ROWS, NUM_FEATURES_NT)`` (``learned:model=2``), its document and error."""
 
 
-def require_model() -> None:
-    """Refuse (``ValueError``, one line naming the file) a use of ``learned`` when its model file is damaged."""
+def require_model(text: str = "") -> None:
+    """Refuse (``ValueError``, one line naming the file) a use of ``learned`` when its model file is damaged, or
+    when ``text`` (the agent as written, e.g. ``"mc:rollout=learned:model=2"``) asks for model 2 and that file is."""
     if MODEL_ERROR is not None:
         raise ValueError(f"the learned player's model cannot be used: {MODEL_ERROR}")
+    if MODEL_NT_ERROR is not None and re.search(r"\bmodel\s*=\s*2", text):
+        raise ValueError(f"the learned player's model 2 cannot be used: {MODEL_NT_ERROR}")
 
 
 REMOVED_DEPTH = ("depth 2 was removed: measured, it played worse than depth 1 whatever its fixes "
@@ -98,21 +102,20 @@ PARAMS = (
 
 @hot
 def learned_one_ply_act(pub, rules, params, agent_rng, player):
-    """Decision of ``learned`` without the exact endgame, whatever ``params`` say: the policy ``mc`` rolls out and
-    builds on."""
+    """Decision of ``learned`` without the exact endgame, whatever ``params`` say, with the model they name (model 2
+    when ``params[2]`` is 2, else model 1): the policy ``mc`` rolls out and builds on."""
+    if params.shape[0] > 2 and params[2] >= 1.5:
+        return decide(pub, rules, WEIGHTS_NT, player, agent_rng, 0.0)
     return decide(pub, rules, WEIGHTS, player, agent_rng, 0.0)
 
 
 @hot
 def learned_act(pub, rules, params, agent_rng, player):
     """Decision of ``learned`` (see the module docstring)."""
-    if params.shape[0] > 2 and params[2] >= 1.5:
-        action = decide(pub, rules, WEIGHTS_NT, player, agent_rng, 0.0)
-        if params[1] >= 0.5:
-            return decide_exact(pub, rules, WEIGHTS_NT, player, action)
-        return action
     action = learned_one_ply_act(pub, rules, params, agent_rng, player)
     if params[1] >= 0.5:
+        if params.shape[0] > 2 and params[2] >= 1.5:
+            return decide_exact(pub, rules, WEIGHTS_NT, player, action)
         return decide_exact(pub, rules, WEIGHTS, player, action)
     return action
 

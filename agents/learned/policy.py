@@ -163,9 +163,11 @@ def context(pub, rules, w, player, gains, opp):
     c0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt, h)
     c1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt, h)
     c2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt, h)
-    e0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt, h - 1)
-    e1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt, h - 1)
-    e2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt, h - 1)
+    e0, e1, e2 = c0, c1, c2
+    if w.shape[1] > NUM_FEATURES:  # an n-tuple model's own tables depend on the face-down count
+        e0 = column_dot(w, row, F_OWN, pub, rules, pub[base], pub[base + 3], cnt, h - 1)
+        e1 = column_dot(w, row, F_OWN, pub, rules, pub[base + 1], pub[base + 4], cnt, h - 1)
+        e2 = column_dot(w, row, F_OWN, pub, rules, pub[base + 2], pub[base + 5], cnt, h - 1)
     final_turn = pub[ENDER] >= 0
     out_opp, out_sd = 0.0, 0.0
     if compares_scores(rules, final_turn):
@@ -462,6 +464,7 @@ def draw_value(pub, rules, w, ctx, gains):
             half[r] = BIG  # not computed yet
             half_cover[r] = BIG
     v_keep = ctx.const + ctx.c0 + ctx.c1 + ctx.c2
+    tables = w.shape[1] > NUM_FEATURES  # a linear model values a half column alike before and after a cover
     v_cover = ctx.const + ctx.e0 + ctx.e1 + ctx.e2
     for k in range(6):
         old = pub[base + k]
@@ -486,7 +489,7 @@ def draw_value(pub, rules, w, ctx, gains):
         bonus = STALL_HIDDEN if covers and ctx.stall != 0.0 else 0.0
         for r in range(rules[R_CODES]):
             if pub[doff + r] > 0:
-                if partner < 0 and covers:
+                if partner < 0 and covers and tables:
                     if half_cover[r] == BIG:
                         half_cover[r] = column_dot(w, row, F_OWN, pub, rules, np.int64(r), np.int64(-1), cnt, h_after)
                     dot = half_cover[r]

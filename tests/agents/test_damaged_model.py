@@ -85,3 +85,40 @@ def test_a_model_file_with_bad_weights_is_refused_in_one_line(tmp_path, change):
     path.write_text(json.dumps(doc))
     with pytest.raises(ValueError, match=str(path)):
         load_model(path)
+
+
+@pytest.fixture(scope="module")
+def damaged_model_2_copy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("copy2")
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(REPO / "golfsim", root / "golfsim", ignore=skip)
+    shutil.copytree(REPO / "agents", root / "golfsim" / "agents", ignore=skip)
+    shutil.copytree(REPO / "experiments", root / "golfsim" / "experiments", ignore=skip)
+    model = root / "golfsim" / "agents" / "learned" / "models" / "learned_ntuple.json"
+    model.write_text(model.read_text()[:1000])  # cut short, as a broken download leaves it
+    return root, model
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agents,refused", [("learned,greedy", False), ("learned:model=2,greedy", True),
+                                            ("mc:rollout=learned:model=2,greedy", True)])
+def test_a_damaged_model_2_stops_only_what_asks_for_model_2(damaged_model_2_copy, agents, refused):
+    root, model = damaged_model_2_copy
+    done = run(root, "tournament", "--agents", agents, "--games", "4", "--holes", "1", "--quiet", "--threads", "1")
+    if not refused:
+        assert done.returncode == 0, done.stderr
+        return
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(model) in lines[0] and "model 2" in lines[0], done.stderr
+
+
+def test_model_2_is_refused_when_its_file_is_damaged_and_model_1_still_plays(monkeypatch):
+    import golfsim.agents.learned as learned
+    from golfsim.agents.base import parse_agent
+
+    monkeypatch.setattr(learned, "MODEL_NT_ERROR", "cannot read the model file learned_ntuple.json")
+    assert parse_agent("learned").values[2] == 1
+    for text in ("learned:model=2", "learned:exact=1,model=2", "mc:rollout=(learned:model=2)"):
+        with pytest.raises(ValueError, match="model 2 cannot be used: cannot read the model file learned_ntuple"):
+            parse_agent(text)
