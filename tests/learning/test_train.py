@@ -137,3 +137,34 @@ def test_the_margins_printed_at_the_end_read_like_every_other_head_to_head():
     assert f"vs ev immediate +{-untrained['ev_immediate']:.1f} " in line
     lo, hi = -untrained["ev_immediate_hi"], -untrained["ev_immediate_lo"]
     assert f"[{lo:+.1f}, {hi:+.1f}]" in line and lo < hi
+
+
+TINY_NT = LearnConfig(**{**TINY.__dict__, "ntuple": True, "tuple_ridge": 20.0})
+
+
+@pytest.mark.slow
+def test_the_ntuple_model_is_the_same_whatever_the_thread_count_and_learns_its_tables(tmp_path):
+    from golfsim.agents.learned.value import NUM_FEATURES_NT
+
+    one = train(TINY_NT, tmp_path / "one", threads=1, log=quiet).weights
+    two = train(TINY_NT, tmp_path / "two", threads=2, log=quiet).weights
+    assert one.shape == (NUM_ROWS, NUM_FEATURES_NT) and np.array_equal(one, two)
+    assert np.any(one[:, NUM_FEATURES:] != 0), "no table weight was learned"
+    saved, doc = load_model(tmp_path / "one" / "model.json", NUM_FEATURES_NT)
+    assert np.array_equal(saved, one) and doc["format"].startswith("golfsim learned value 2")
+
+
+def test_an_ntuple_run_resumes_from_its_checkpoint_to_the_same_weights(tmp_path):
+    straight = train(TINY_NT, tmp_path / "straight", threads=1, log=quiet)
+    train(LearnConfig(**{**TINY_NT.__dict__, "generations": 1}), tmp_path / "resumed", threads=1, log=quiet)
+    resumed = train(TINY_NT, tmp_path / "resumed", threads=1, log=quiet)
+    assert np.array_equal(straight.weights, resumed.weights)
+
+
+def test_the_shipped_ntuple_model_records_the_command_that_made_it():
+    from golfsim.agents.learned.model import SHIPPED_NT
+    from golfsim.agents.learned.value import NUM_FEATURES_NT
+
+    weights, doc = load_model(SHIPPED_NT, NUM_FEATURES_NT)
+    assert doc["command"].startswith("golfsim learn ") and "--ntuple --tuple-ridge 100" in doc["command"]
+    assert doc["training"]["generations_done"] == doc["training"]["config"]["generations"] == 24
