@@ -39,91 +39,26 @@ STAT_DEALS, STAT_TRUNCATED, STAT_ERRORS, STAT_SAMPLES, STAT_SQUARED_ERROR, STAT_
 NUM_STATS = 6
 
 
+MAX_ENTRIES = NUM_FEATURES + 3 * 8
+"""Nonzero features of one kept state at most: the linear ones and, for an n-tuple model, three own columns and three
+per opponent (up to 8 players)."""
+
+
 @njit(cache=True, nogil=True)
 def self_play_chunk(rules, w, lam, explore, seed, first_game, n_games, a_sums, b_sums, row_counts, stats,
                     pub, hid, deal_rng, agent_rng, totals, scores):
     """Play games ``first_game .. first_game + n_games - 1`` in self-play under weights ``w`` and add their
-    normal equations to ``a_sums`` (rows x features x features, upper triangle), ``b_sums`` (rows x features) and
-    ``row_counts``; ``stats`` (``NUM_STATS``) gets deals, truncated deals, illegal actions, samples, the squared
-    error of the values against their targets and turns. ``pub .. scores`` are work arrays
-    ([`golfsim.kernels.simulate.work_arrays`][])."""
+    normal equations to ``a_sums`` (rows x width x width, upper triangle), ``b_sums`` (rows x width) and
+    ``row_counts``, ``width`` that of ``w``; ``stats`` (``NUM_STATS``) gets deals, truncated deals, illegal actions,
+    samples, the squared error of the values against their targets and turns. ``pub .. scores`` are work arrays
+    ([`golfsim.kernels.simulate.work_arrays`][]).
+
+    Each state is kept as its nonzero features: the linear ones and, for an n-tuple model (``w`` wider than
+    ``NUM_FEATURES``), the one-hot column states ([`tuple_entries`][golfsim.agents.learned.value.tuple_entries]),
+    added to the sums sparsely (the same sums, to the bit, as the dense products: a zero adds nothing)."""
     players = rules[R_PLAYERS]
     cap = rules[R_TURN_CAP] + 2
-    traj = np.zeros((players, cap, NUM_FEATURES))
-    traj_value = np.zeros((players, cap))
-    traj_row = np.zeros((players, cap), dtype=np.int64)
-    traj_len = np.zeros(players, dtype=np.int64)
-    phi = np.zeros(NUM_FEATURES)
-    gains = np.zeros(NUM_CODES)
-    for i in range(n_games):
-        game = first_game + i
-        deal_rng[0] = deal_state(seed, game, 0)
-        for p in range(players):
-            agent_rng[p] = agent_state(seed, game, p)
-            traj_len[p] = 0
-            totals[p] = 0
-        deal_shuffled(pub, hid, rules, deal_rng, 0, game % players, totals)
-        failed = False
-        while pub[PHASE] != DONE:
-            p = np.int64(pub[CURRENT])
-            phase = pub[PHASE]
-            a = decide(pub, rules, w, p, agent_rng[p:p + 1], explore)
-            if not is_legal(pub, rules, a):
-                failed = True
-                break
-            apply_action(pub, hid, rules, deal_rng, a)
-            if phase != OPEN and pub[PHASE] != DONE and pub[CURRENT] != p:
-                row = features(pub, rules, p, phi, gains)
-                t = traj_len[p]
-                v = 0.0
-                for j in range(NUM_FEATURES):
-                    traj[p, t, j] = phi[j]
-                    v += w[row, j] * phi[j]
-                traj_value[p, t] = v
-                traj_row[p, t] = row
-                traj_len[p] = t + 1
-        if failed:
-            stats[STAT_ERRORS] += 1
-            continue
-        stats[STAT_DEALS] += 1
-        stats[STAT_TURNS] += pub[TURN]
-        if pub[END_REASON] == TRUNCATED:
-            stats[STAT_TRUNCATED] += 1
-        deal_scores(pub, hid, rules, scores)
-        total = 0.0
-        for p in range(players):
-            total += scores[p]
-        for p in range(players):
-            target = scores[p] - (total - scores[p]) / (players - 1)
-            for t in range(traj_len[p] - 1, -1, -1):
-                row = traj_row[p, t]
-                for j in range(NUM_FEATURES):
-                    x = traj[p, t, j]
-                    if x != 0.0:
-                        b_sums[row, j] += x * target
-                        for m in range(j, NUM_FEATURES):
-                            a_sums[row, j, m] += x * traj[p, t, m]
-                row_counts[row] += 1
-                err = target - traj_value[p, t]
-                stats[STAT_SAMPLES] += 1
-                stats[STAT_SQUARED_ERROR] += err * err
-                target = (1.0 - lam) * traj_value[p, t] + lam * target
-
-
-MAX_ENTRIES = NUM_FEATURES + 3 * 8
-"""Nonzero features of one state of an n-tuple model at most: the linear ones, three own columns and three per
-opponent."""
-
-
-@njit(cache=True, nogil=True)
-def self_play_chunk_nt(rules, w, lam, explore, seed, first_game, n_games, a_sums, b_sums, row_counts, stats,
-                       pub, hid, deal_rng, agent_rng, totals, scores):
-    """[`self_play_chunk`][golfsim.learning.selfplay.self_play_chunk] for an n-tuple model (``w`` of width
-    ``NUM_FEATURES_NT``): the same games and targets, each state kept as its nonzero features (the linear ones and
-    the one-hot column states, [`tuple_entries`][golfsim.agents.learned.value.tuple_entries]) and added to the
-    upper triangles of ``a_sums`` sparsely."""
-    players = rules[R_PLAYERS]
-    cap = rules[R_TURN_CAP] + 2
+    tables = w.shape[1] > NUM_FEATURES
     traj_idx = np.zeros((players, cap, MAX_ENTRIES), dtype=np.int64)
     traj_val = np.zeros((players, cap, MAX_ENTRIES))
     traj_n = np.zeros((players, cap), dtype=np.int64)
@@ -162,12 +97,13 @@ def self_play_chunk_nt(rules, w, lam, explore, seed, first_game, n_games, a_sums
                         traj_val[p, t, n] = phi[j]
                         v += w[row, j] * phi[j]
                         n += 1
-                m = tuple_entries(pub, rules, p, t_idx, t_val)
-                for k in range(m):
-                    traj_idx[p, t, n] = t_idx[k]
-                    traj_val[p, t, n] = t_val[k]
-                    v += w[row, t_idx[k]] * t_val[k]
-                    n += 1
+                if tables:
+                    m = tuple_entries(pub, rules, p, t_idx, t_val)
+                    for k in range(m):
+                        traj_idx[p, t, n] = t_idx[k]
+                        traj_val[p, t, n] = t_val[k]
+                        v += w[row, t_idx[k]] * t_val[k]
+                        n += 1
                 traj_n[p, t] = n
                 traj_value[p, t] = v
                 traj_row[p, t] = row

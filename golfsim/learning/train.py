@@ -170,15 +170,14 @@ def fit(a_sums: np.ndarray, b_sums: np.ndarray, counts: np.ndarray, ridge: float
 # ---------------------------------------------------------------- play
 def _self_play_task(packed, weights, config, first_game, n_games):
     from golfsim.kernels.simulate import work_arrays
-    from golfsim.learning.selfplay import NUM_STATS, self_play_chunk, self_play_chunk_nt
+    from golfsim.learning.selfplay import NUM_STATS, self_play_chunk
 
     width = config.width
     a = np.zeros((NUM_ROWS, width, width))
     b = np.zeros((NUM_ROWS, width))
     counts = np.zeros(NUM_ROWS, dtype=np.int64)
     stats = np.zeros(NUM_STATS)
-    chunk = self_play_chunk_nt if config.ntuple else self_play_chunk
-    chunk(packed, weights, config.lam, config.explore, np.uint64(config.seed), np.uint64(first_game),
+    self_play_chunk(packed, weights, config.lam, config.explore, np.uint64(config.seed), np.uint64(first_game),
           n_games, a, b, counts, stats, *work_arrays(packed)[:6])
     return a, b, counts, stats
 

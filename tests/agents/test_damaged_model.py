@@ -19,14 +19,19 @@ from tests.support import REPO
 POSITION = "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: Q"
 
 
-@pytest.fixture(scope="module")
-def damaged_copy(tmp_path_factory):
-    root = tmp_path_factory.mktemp("copy")
+def package_copy(root, model_file):
+    """A copy of the package under ``root``, and the path of its model file ``model_file``."""
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(REPO / "golfsim", root / "golfsim", ignore=skip)
     shutil.copytree(REPO / "agents", root / "golfsim" / "agents", ignore=skip)
     shutil.copytree(REPO / "experiments", root / "golfsim" / "experiments", ignore=skip)
-    model = root / "golfsim" / "agents" / "learned" / "models" / "learned.json"
+    return root / "golfsim" / "agents" / "learned" / "models" / model_file
+
+
+@pytest.fixture(scope="module")
+def damaged_copy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("copy")
+    model = package_copy(root, "learned.json")
     doc = json.loads(model.read_text())
     del doc["weights"]
     model.write_text(json.dumps(doc))
@@ -90,11 +95,7 @@ def test_a_model_file_with_bad_weights_is_refused_in_one_line(tmp_path, change):
 @pytest.fixture(scope="module")
 def damaged_model_2_copy(tmp_path_factory):
     root = tmp_path_factory.mktemp("copy2")
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(REPO / "golfsim", root / "golfsim", ignore=skip)
-    shutil.copytree(REPO / "agents", root / "golfsim" / "agents", ignore=skip)
-    shutil.copytree(REPO / "experiments", root / "golfsim" / "experiments", ignore=skip)
-    model = root / "golfsim" / "agents" / "learned" / "models" / "learned_ntuple.json"
+    model = package_copy(root, "learned_ntuple.json")
     model.write_text(model.read_text()[:1000])  # cut short, as a broken download leaves it
     return root, model
 
