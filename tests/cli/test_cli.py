@@ -189,7 +189,8 @@ def test_agents_lists_the_built_ins_with_the_parameters_the_readme_documents():
     assert done.returncode == 0, done.stderr
     listed = listed_agents(done.stdout)
     assert sorted(listed) == ["ev", "greedy", "learned", "mc", "oracle", "pair-builder", "random"]
-    assert listed["learned"] == ("learned", {"depth": 1.0, "exact": 0.0})  # trained by golfsim learn, not in the pools
+    # trained by golfsim learn, not in the pools; model 1 the linear value, model=2 the n-tuple one
+    assert listed["learned"] == ("learned", {"depth": 1.0, "exact": 0.0, "model": 1.0})
     # the searchers ship with golfsim but stay out of the default pools (they play about 100 deals per second)
     assert {name for name, (kind, _) in listed.items() if kind == "built-in"} == {"ev", "greedy", "pair-builder",
                                                                                 "random"}
