@@ -62,6 +62,9 @@ EV_UNIT = ("ev's value of the layout the move leaves: its expected score from wh
            "pairs to come (points, lower is better; ev plays the lowest)")
 LEARNED_UNIT = ("the learned player's value of the state the move leaves: its expected deal score less the "
                 "opponents' mean, from the weights trained by self-play (points, lower is better; it plays the lowest)")
+LEARNED_MODELS = {1: "model 1, the linear value (models/learned.json)",
+                  2: "model 2, the linear value plus n-tuple tables (models/learned_ntuple.json)"}
+"""The learned models a hint can show (``learned:model=``'s values)."""
 NOT_ALLOWED = 1e8
 """ev values a going-out move that tip (e) forbids at 1e9; anything above this is shown as not allowed."""
 
@@ -97,11 +100,13 @@ class Hint:
     seed: int
     objective: int
     seconds: float
+    learned_model: int = 1
+    """Which learned model valued the moves (`LEARNED_MODELS`)."""
 
     def to_dict(self) -> dict:
         return {"searcher": "mc", "samples": self.samples, "seed": self.seed, "objective": self.objective,
                 "objective_means": OBJECTIVES[self.objective], "ev_unit": EV_UNIT, "learned_unit": LEARNED_UNIT,
-                "seconds": self.seconds,
+                "learned_model": self.learned_model, "seconds": self.seconds,
                 "actions": [asdict(r) for r in self.rows]}
 
 
@@ -170,7 +175,7 @@ def legal_actions(pub: np.ndarray, packed: np.ndarray) -> np.ndarray:
 
 
 def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, objective: int = 1,
-         rollout: int = 0, horizon: int = 0) -> Hint:
+         rollout: int = 0, horizon: int = 0, learned_model: int = 1) -> Hint:
     """Value every legal action of the player to move in ``pub`` (see the module docstring).
 
     Parameters
@@ -184,10 +189,14 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
         Seed of the worlds: the same seed gives the same numbers.
     objective, rollout, horizon : int
         mc's parameters of the same names ([`golfsim.agents.search`][]).
+    learned_model : int
+        The learned model whose values fill the learned column: 1 (the default player) or 2 (``learned:model=2``).
     """
     from golfsim.agents.learned import require_model
 
-    require_model()  # before the search: its values are a column of every hint
+    if learned_model not in LEARNED_MODELS:
+        raise ValueError(f"learned_model must be 1 or 2, got {learned_model!r}")
+    require_model(f"learned:model={learned_model}")  # before the search: its values are a column of every hint
     from golfsim.agents.expected_value import PARAMS as EV_PARAMS
     from golfsim.agents.expected_value import ev_act, ev_action_values
     from golfsim.agents.search import HORIZON, MC_PARAMS, OBJECTIVE, ROLLOUT, rollout_values
@@ -222,7 +231,7 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
         rollout_values(pub, packed, params, rng, player, actions, n, obj[lo:hi], score[lo:hi])
     seconds = time.perf_counter() - start
     ev_pick = int(ev_act(pub, packed, ev_params, np.zeros(1, dtype=np.uint64), player))
-    learned_values, learned_pick = _learned_values(pub, packed, player)
+    learned_values, learned_pick = _learned_values(pub, packed, player, learned_model)
     exact = exact_values(pub, packed, player)
     root = np.sqrt(samples)
     means = obj.mean(axis=0)
@@ -240,18 +249,20 @@ def hint(pub: np.ndarray, rules: Rules, *, samples: int = DEFAULT_SAMPLES, seed:
             learned_value=None if np.isnan(learned_values[a]) else float(learned_values[a]),
             learned_choice=int(a) == learned_pick, exact_value=None if np.isnan(exact[a]) else float(exact[a])))
     rows.sort(key=lambda r: (r.objective, r.action))
-    return Hint(rows=rows, samples=samples, seed=seed, objective=objective, seconds=seconds)
+    return Hint(rows=rows, samples=samples, seed=seed, objective=objective, seconds=seconds,
+                learned_model=learned_model)
 
 
-def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int) -> tuple[np.ndarray, int]:
-    """The learned player's value of every action ([`golfsim.agents.learned.policy.action_values`][]) and its
-    choice."""
-    from golfsim.agents.learned import WEIGHTS
+def _learned_values(pub: np.ndarray, packed: np.ndarray, player: int, model: int) -> tuple[np.ndarray, int]:
+    """The learned player's value of every action ([`golfsim.agents.learned.policy.action_values`][]) with the
+    weights of ``model`` (1 or 2), and its choice."""
+    from golfsim.agents.learned import WEIGHTS, WEIGHTS_NT
     from golfsim.agents.learned.policy import action_values, decide
 
+    weights = WEIGHTS_NT if model == 2 else WEIGHTS
     values = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    action_values(pub, packed, WEIGHTS, np.int64(player), values)
-    pick = int(decide(pub, packed, WEIGHTS, np.int64(player), np.zeros(1, dtype=np.uint64), 0.0))
+    action_values(pub, packed, weights, np.int64(player), values)
+    pick = int(decide(pub, packed, weights, np.int64(player), np.zeros(1, dtype=np.uint64), 0.0))
     return values, pick
 
 
@@ -377,7 +388,7 @@ def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
             "gap to best: how much worse than the best move, ± the standard error of the paired difference (same "
             "worlds)",
             f"ev: {EV_UNIT}; * marks ev's own choice; 'not allowed': going out behind (ev's tip e)",
-            f"learned: {LEARNED_UNIT}; * marks its choice",
+            f"learned: {LEARNED_UNIT}; {LEARNED_MODELS[answer.learned_model]}; * marks its choice",
         ]
     else:
         console.print(narrow_hint_table(answer, title=f"mc's search, seed {answer.seed}: {answer.samples} worlds "
@@ -388,7 +399,7 @@ def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
             f"{objective} (sorted by this, mc's objective {answer.objective}): {OBJECTIVES[answer.objective]}",
             "gap to best: how much worse than the best move (paired: the same worlds)",
             "ev, learned: each player's value of what the move leaves (points; * its choice; 'not allowed': "
-            "going out behind); golfsim hint --help says more",
+            f"going out behind); learned's model {answer.learned_model}; golfsim hint --help says more",
         ]
     notes += [totals_note(pub, rules, answer.objective), f"searched in {answer.seconds:.2f} s"]
     notes += [EXACT_NOTE] if any(r.exact_value is not None for r in answer.rows) else []

@@ -56,3 +56,63 @@ def test_the_table_marks_the_exact_value_under_one_last_turn():
     marked = [line for line in done.stdout.splitlines() if "(=" in line and not line.startswith("(=x)")]
     assert len(marked) == 1 and "slot 6" in marked[0]
     assert "(=x): the move's exact value" in done.stdout
+
+
+# ---------------------------------------------------------------- the learned column's model (--learned-model)
+def learned_column(model):
+    from golfsim.coach.hint import hint
+    from golfsim.coach.position import parse_position
+    from golfsim.core.rules import Rules
+
+    rules = Rules(players=2)
+    answer = hint(parse_position(PAIR_THE_QUEENS, rules), rules, samples=10, learned_model=model)
+    return answer, {r.key: r for r in answer.rows}
+
+
+def test_the_learned_column_shows_the_model_asked_for():
+    import numpy as np
+
+    from golfsim.agents.learned import WEIGHTS_NT
+    from golfsim.agents.learned.policy import action_values
+    from golfsim.coach.position import parse_position
+    from golfsim.core.rules import Rules
+    from golfsim.core.spec import NUM_ACTIONS
+
+    answer, rows = learned_column(2)
+    _, rows_1 = learned_column(1)
+    assert answer.learned_model == 2 and answer.to_dict()["learned_model"] == 2
+    rules = Rules(players=2)
+    expected = np.zeros(NUM_ACTIONS)
+    action_values(parse_position(PAIR_THE_QUEENS, rules), rules.pack(), WEIGHTS_NT, np.int64(0), expected)
+    for row in rows.values():
+        assert row.learned_value == pytest.approx(expected[row.action], abs=1e-9)
+    assert any(abs(rows[k].learned_value - rows_1[k].learned_value) > 0.01 for k in rows)  # another model's values
+    assert rows["p4"].learned_choice  # both models pair the queens
+
+
+def test_the_table_names_the_learned_model():
+    done = golfsim("hint", PAIR_THE_QUEENS, "--samples", "20", "--learned-model", "2")
+    assert done.returncode == 0, done.stderr
+    assert "model 2, the linear value plus n-tuple tables" in " ".join(done.stdout.split())
+
+
+def test_an_unknown_learned_model_is_a_usage_error():
+    done = golfsim("hint", PAIR_THE_QUEENS, "--samples", "20", "--learned-model", "3")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "--learned-model" in done.stderr
+    from golfsim.coach.hint import hint
+    from golfsim.coach.position import parse_position
+    from golfsim.core.rules import Rules
+
+    rules = Rules(players=2)
+    with pytest.raises(ValueError, match="learned_model must be 1 or 2, got 0"):
+        hint(parse_position(PAIR_THE_QUEENS, rules), rules, samples=10, learned_model=0)
+
+
+def test_a_damaged_model_2_refuses_its_column_and_model_1_still_answers(monkeypatch):
+    import golfsim.agents.learned as learned
+
+    monkeypatch.setattr(learned, "MODEL_NT_ERROR", "cannot read the model file learned_ntuple.json")
+    with pytest.raises(ValueError, match="model 2 cannot be used: cannot read the model file learned_ntuple"):
+        learned_column(2)
+    assert learned_column(1)[0].learned_model == 1

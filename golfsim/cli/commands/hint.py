@@ -32,7 +32,7 @@ HINT_HELP = "\n\n".join((
     "mc (the determinized Monte-Carlo searcher) plays every move in the same SAMPLES sampled worlds to the end of the "
     "deal, ev in every seat; the table shows the mean of your deal score and of mc's objective with standard "
     "errors, and ev's own value of each move (the layout it leaves: its expected score less the chance of pairs to "
-    "come). Lower is better.",
+    "come), and the learned player's (--learned-model 2: the n-tuple model, learned:model=2). Lower is better.",
 ))
 
 
@@ -47,6 +47,9 @@ def hint(
     objective: Annotated[int, typer.Option(
         help="0 your deal score; 1 your deal score minus the opponents' mean (mc's default); 2 as 1, but on the "
              "last hole of the game the chance of losing the game on totals.")] = 1,
+    learned_model: Annotated[int, typer.Option(
+        min=1, max=2, help="The learned model whose values fill the learned column: 1 (learned) or 2 "
+                           "(learned:model=2, the n-tuple tables).")] = 1,
     rule_flags: RuleFlags = RuleFlags(),
     format: Annotated[ScoreFormat, typer.Option("--format", help="table or json.")] = ScoreFormat.table,
     svg: Annotated[Path | None, typer.Option(
@@ -60,7 +63,7 @@ def hint(
     rules = rule_flags.rules(where.players)
     pub = where.to_pub(rules)
     with stop_means("[bold yellow]interrupted:[/] the search was stopped before it finished; no hint"):
-        answer = ask(pub, rules, samples=samples, seed=seed, objective=objective)
+        answer = ask(pub, rules, samples=samples, seed=seed, objective=objective, learned_model=learned_model)
     if svg is not None:
         from golfsim.view.svg import write_position
 
