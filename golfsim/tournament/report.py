@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from pathlib import Path
 from statistics import NormalDist
 
@@ -178,40 +179,81 @@ def plot_score_distribution(result, path) -> Path:
     return path
 
 
-def plot_head_to_head(result, path) -> Path:
-    """Heatmap of paired mean differences (row agent minus column agent) on identical deals; returns ``path``."""
+def agent_label(agent: str, width: int = 24) -> str:
+    """``agent`` broken into lines of about ``width`` characters for an axis: after a comma or before an opening
+    parenthesis (``mc:rollout=(learned:model=2),base=...``), never inside a name; a short name is unchanged."""
+    if len(agent) <= width:
+        return agent
+    pieces = re.split(r"(?<=,)|(?=\()", agent)
+    lines = [""]
+    for piece in pieces:
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(lines)
+
+
+SMALLEST_COLOUR_SCALE = 5.0
+"""Points at which the head-to-head colours saturate at the least: a gap smaller than this is drawn pale, so a
+match within noise (a few tenths of a point) never looks like a rout."""
+
+
+def head_to_head_figure(result):
+    """The matplotlib figure of [`plot_head_to_head`][golfsim.tournament.report.plot_head_to_head]."""
     holes = result.config["rules"]["holes"]
     order = list(result.standings["agent"])
     k = len(order)
     idx = {a: i for i, a in enumerate(order)}
     mat = np.full((k, k), np.nan)
+    half = np.full((k, k), np.nan)
     for row in result.head_to_head.itertuples(index=False):
         mat[idx[row.agent], idx[row.opponent]] = row.mean_diff
-    fig, ax = subplots(figsize=(2.2 + 1.1 * k, 1.8 + 0.9 * k), dpi=110)
+        half[idx[row.agent], idx[row.opponent]] = (row.mean_diff_high - row.mean_diff_low) / 2
+    labels = [agent_label(a) for a in order]
+    longest = max(len(line) for label in labels for line in label.split("\n"))
+    lines = max(label.count("\n") + 1 for label in labels)
+    label_inches = 0.075 * longest  # 8-10 point text: about 0.075 inch a character
+    fig, ax = subplots(figsize=(2.6 + 1.1 * k + label_inches, 2.0 + 0.9 * k + 0.6 * label_inches + 0.1 * lines),
+                       dpi=110)
     from matplotlib.colors import SymLogNorm
 
     finite = mat[np.isfinite(mat)]
-    lim = float(np.abs(finite).max()) if finite.size else 1.0
-    lim = lim or 1.0
+    lim = max(float(np.abs(finite).max()) if finite.size else 0.0, SMALLEST_COLOUR_SCALE)
     # A weak agent's huge gaps would wash out the close matches on a linear scale: linear up to lim / 30, log beyond.
-    norm = SymLogNorm(linthresh=max(lim / 30, 0.5), vmin=-lim, vmax=lim, base=10)
+    linear = max(lim / 30, 1.0)
+    norm = SymLogNorm(linthresh=linear, vmin=-lim, vmax=lim, base=10)
     im = ax.imshow(np.ma.masked_invalid(mat), cmap="RdBu_r", norm=norm)
     for i in range(k):
         for j in range(k):
-            text = "" if i == j else "n/a" if not np.isfinite(mat[i, j]) else f"{mat[i, j]:+.1f}"
+            if i == j:
+                text = ""
+            elif not np.isfinite(mat[i, j]):
+                text = "n/a"
+            else:
+                text = f"{mat[i, j]:+.1f}" + (f"\n±{half[i, j]:.1f}" if np.isfinite(half[i, j]) else "")
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
                     color="white" if np.isfinite(mat[i, j]) and abs(norm(mat[i, j]) - 0.5) > 0.35 else "black")
-    ax.set_xticks(range(k), order, rotation=30, ha="right")
-    ax.set_yticks(range(k), order)
+    ax.set_xticks(range(k), labels, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), labels, fontsize=8)
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
-    decades = [10.0**e for e in range(-1, 6) if max(lim / 30, 0.5) <= 10.0**e <= lim]
-    bar = fig.colorbar(im, ax=ax, ticks=sorted([0.0] + decades + [-d for d in decades]))
+    ends = float(f"{lim:.2g}") if float(f"{lim:.2g}") <= lim else float(f"{lim * 0.95:.2g}")
+    marks = sorted({e for e in [10.0**e for e in range(-1, 6)] + [ends] if linear <= e <= lim and e <= ends
+                    and (e == ends or e <= 0.6 * ends)})
+    bar = fig.colorbar(im, ax=ax, ticks=sorted([0.0] + marks + [-m for m in marks]))
     bar.ax.set_yticklabels([f"{t:+g}" if t else "0" for t in bar.get_ticks()])
-    bar.set_label(f"mean paired difference, agent - opponent ({holes}-hole points;\nnegative/blue = agent scores "
-                  "lower; symmetric log colour scale)", fontsize=8)
-    ax.set_title(f"Head to head on identical deals\n{caption(result)}", fontsize=8, wrap=True)
+    bar.set_label(f"agent - opponent: mean paired difference\n({holes}-hole points; blue = agent scores lower;\n"
+                  "symmetric log colour scale)", fontsize=8)
+    ax.set_title(f"Head to head on identical deals (cells: difference ± 95% CI)\n{caption(result)}", fontsize=8,
+                 wrap=True)
     fig.tight_layout()
+    return fig
+
+
+def plot_head_to_head(result, path) -> Path:
+    """Heatmap of paired mean differences (row agent minus column agent) on identical deals, each cell with its 95%
+    interval's half-width; returns ``path``."""
+    fig = head_to_head_figure(result)
     path = Path(path)
     fig.savefig(path)
     return path
