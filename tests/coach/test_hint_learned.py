@@ -96,6 +96,17 @@ def test_the_table_names_the_learned_model():
     assert "model 2, the linear value plus n-tuple tables" in " ".join(done.stdout.split())
 
 
+def test_the_narrow_table_names_model_2_and_leaves_the_default_unnamed():
+    # at 80 columns the notes are short: only the model that is not the default is named
+    narrow = {**os.environ, "COLUMNS": "80"}
+    args = [sys.executable, "-m", "golfsim", "hint", PAIR_THE_QUEENS, "--samples", "20"]
+    two = subprocess.run([*args, "--learned-model", "2"], capture_output=True, text=True, timeout=600, env=narrow)
+    one = subprocess.run(args, capture_output=True, text=True, timeout=600, env=narrow)
+    assert two.returncode == 0 and one.returncode == 0, two.stderr + one.stderr
+    assert "learned: model 2" in " ".join(two.stdout.split())
+    assert "model" not in " ".join(one.stdout.split())
+
+
 def test_an_unknown_learned_model_is_a_usage_error():
     done = golfsim("hint", PAIR_THE_QUEENS, "--samples", "20", "--learned-model", "3")
     assert done.returncode == 2
