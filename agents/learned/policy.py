@@ -58,7 +58,6 @@ from golfsim.agents.learned.value import (
     column_dot,
     column_expectation,
     hidden_dot,
-    jack_mate,
     layout_expectation,
     next_gains,
     opponents_expectation,
@@ -67,7 +66,7 @@ from golfsim.agents.learned.value import (
     unseen_gain,
 )
 from golfsim.agents.random_agent import random_legal as random_among
-from golfsim.core.cards import JACK, NUM_CODES, NUM_RANKS
+from golfsim.core.cards import JACK, NUM_CODES
 from golfsim.core.engine import (
     WOLFPACK_BONUS,
     column_score,
@@ -143,11 +142,10 @@ def row_constant(w, row, opp, stall):
 
 
 @hot
-def context(pub, rules, w, player, gains, opp, jm):
+def context(pub, rules, w, player, gains, opp):
     """The `Context` of ``player``'s decision; fills ``gains`` ([`next_gains`][golfsim.agents.learned.value.next_gains])
-    and ``opp`` (the opponents' mean layout features, scratch of ``LAYOUT_FEATURES``); ``jm`` as in
-    [`code_mate`][golfsim.agents.learned.value.code_mate]."""
-    cnt = card_counts(pub, rules, jm)
+    and ``opp`` (the opponents' mean layout features, scratch of ``LAYOUT_FEATURES``)."""
+    cnt = card_counts(pub, rules)
     base = rules[R_OFF_VIEW] + 6 * player
     players = rules[R_PLAYERS]
     for j in range(LAYOUT_FEATURES):
@@ -637,15 +635,6 @@ def start_choice(values, fallback):
 def decide(pub, rules, w, player, agent_rng, explore):
     """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
     ``explore`` > 0 a move of a turn is, with that chance, a uniformly random legal one instead (self-play only)."""
-    if rules[R_CODES] > NUM_RANKS:
-        return decide_with(pub, rules, w, player, agent_rng, explore, jack_mate(rules))
-    return decide_with(pub, rules, w, player, agent_rng, explore, None)  # compiled without one-eyed jacks
-
-
-@hot
-def decide_with(pub, rules, w, player, agent_rng, explore, jm):
-    """[`decide`][golfsim.agents.learned.policy.decide], ``jm`` as in
-    [`code_mate`][golfsim.agents.learned.value.code_mate]."""
     phase = pub[PHASE]
     if phase == OPEN:
         return opening_flip(pub, rules, player)
@@ -653,7 +642,7 @@ def decide_with(pub, rules, w, player, agent_rng, explore, jm):
         return random_legal(pub, rules, agent_rng)
     gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp, jm)
+    ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)
     if must_progress(pub, rules):
         forced = progress_move(pub, rules, w, ctx, gains, top)
@@ -688,7 +677,7 @@ def action_values(pub, rules, w, player, values):
         return
     gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp, jack_mate(rules))
+    ctx = context(pub, rules, w, player, gains, opp)
     top = top_discard(pub, rules)
     if phase == FLIP_PHASE:
         for k in range(6):

@@ -81,9 +81,9 @@ from collections import namedtuple
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.agents.common import draw_offset, pair_score, stalled
+from golfsim.agents.common import draw_offset, pair_score, rank_count, rank_mate, stalled
 from golfsim.core.cards import JACK, NUM_CODES, NUM_RANKS, ONE_EYED_JACK
-from golfsim.core.engine import face_down_count, same_rank
+from golfsim.core.engine import column_score, face_down_count, same_rank
 from golfsim.core.spec import (
     DISCARD_N,
     ENDER,
@@ -153,11 +153,11 @@ ROW_NAMES = tuple(
     for g in range(GROUPS) for s in range(SLOTS) for t in (s % 4,)
 )
 
-Counts = namedtuple("Counts", "mu inv_u hh doff s_inv jm")
+Counts = namedtuple("Counts", "mu inv_u hh doff s_inv")
 Counts.__doc__ = """What the features of one state start from
 ([`card_counts`][golfsim.agents.learned.value.card_counts]): ``mu`` the mean points of an unseen card, ``inv_u`` one
 over their number, ``hh`` the exact expectation of a column of two face-down cards, ``doff`` the offset in ``pub`` of
-the counts a stock draw comes from, ``s_inv`` one over their sum, and ``jm`` the jacks' other code (`jack_mate`)."""
+the counts a stock draw comes from and ``s_inv`` one over their sum."""
 
 
 def prior_weights(width: int = NUM_FEATURES) -> np.ndarray:
@@ -171,62 +171,10 @@ def prior_weights(width: int = NUM_FEATURES) -> np.ndarray:
     return w
 
 
-# ---------------------------------------------------------------- one-eyed jacks, compiled out when not in play
-# The features compare ranks where one_eyed_jacks makes two codes one rank. Done at run time everywhere, that cost the
-# player a quarter of its speed with the rule off (measured: 45,000 against 60,000 deals a second), although each
-# check is a compare or two. So the rank comparisons take ``jm``: the jacks' other code (an int64, ``ONE_EYED_JACK``
-# or -1, read from the rules at run time), or ``None``, a type of its own, for which Numba compiles every function
-# of the decision again with the branches on ``jm is None`` pruned: rules without one_eyed_jacks play that copy
-# ([`golfsim.agents.learned.policy.decide`][]).
-@leaf
-def jack_mate(rules):
-    """The code that pairs with a jack under ``rules``: ``ONE_EYED_JACK`` with one_eyed_jacks, else -1."""
-    return np.int64(ONE_EYED_JACK) if rules[R_CODES] > NUM_RANKS else np.int64(-1)
-
-
-@leaf
-def code_mate(jm, card):
-    """The other card code of ``card``'s rank, -1 if none (``jm``: `jack_mate`'s value, or None for rules without
-    one_eyed_jacks); `golfsim.agents.common.rank_mate` with the rule's check taken out of the decision."""
-    if jm is None:
-        return -1
-    if card == JACK:
-        return jm
-    if card == ONE_EYED_JACK:
-        return JACK
-    return -1
-
-
-@leaf
-def paired(a, b, jm):
-    """Whether face-up card codes ``a`` and ``b`` make a column pair (`golfsim.core.engine.same_rank`)."""
-    if jm is None:
-        return a == b
-    return same_rank(a, b)
-
-
-@leaf
-def column_points(a, b, rules, jm):
-    """The score of a column of face-up codes ``a`` over ``b`` (`golfsim.core.engine.column_score`)."""
-    if paired(a, b, jm):
-        return pair_score(rules, a)
-    return rules[R_POINTS + a] + rules[R_POINTS + b]
-
-
-@leaf
-def draw_count(pub, off, card, jm):
-    """The cards of ``card``'s rank in the counts at ``pub[off:]`` (`golfsim.agents.common.rank_count`)."""
-    n = np.int64(pub[off + card])
-    m = code_mate(jm, card)
-    if m >= 0:
-        n += pub[off + m]
-    return n
-
-
 # ---------------------------------------------------------------- counts and column expectations
 @leaf
-def card_counts(pub, rules, jm):
-    """The `Counts` of ``pub`` (``jm``: see `code_mate`)."""
+def card_counts(pub, rules):
+    """The `Counts` of ``pub``."""
     ou = rules[R_OFF_UNSEEN]
     n = pub[UNSEEN_CARDS]
     inv_u = 1.0 / n if n > 0 else 0.0
@@ -245,17 +193,17 @@ def card_counts(pub, rules, jm):
         s = 0
         for r in range(rules[R_CODES]):
             s += pub[rules[R_OFF_STOCK_KNOWN] + r]
-    return Counts(mu, inv_u, hh, np.int64(doff), 1.0 / s if s > 0 else 0.0, jm)
+    return Counts(mu, inv_u, hh, np.int64(doff), 1.0 / s if s > 0 else 0.0)
 
 
 @leaf
-def unseen_pair_saving(pub, rules, x, inv_u, jm):
+def unseen_pair_saving(pub, rules, x, inv_u):
     """What an unseen card under a face-up ``x`` is expected to save by pairing it: over the unseen cards of
     ``x``'s rank, the points of the two cards less the pair's score."""
     px = rules[R_POINTS + x]
     ou = rules[R_OFF_UNSEEN]
     saving = pub[ou + x] * inv_u * (2 * px - pair_score(rules, x))
-    y = code_mate(jm, x)
+    y = rank_mate(rules, x)
     if y >= 0:
         saving += pub[ou + y] * inv_u * (px + rules[R_POINTS + y])  # a pair of jacks scores 0
     return saving
@@ -265,12 +213,12 @@ def unseen_pair_saving(pub, rules, x, inv_u, jm):
 def column_expectation(pub, rules, a, b, cnt):
     """Exact expected final score of a column ``a`` over ``b`` (ranks, -1 face down) from the unseen counts."""
     if a >= 0 and b >= 0:
-        return float(column_points(a, b, rules, cnt.jm))
+        return float(column_score(a, b, rules))
     if a < 0 and b < 0:
         return cnt.hh
     x = a if a >= 0 else b
     px = rules[R_POINTS + x]
-    return px + cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm)
+    return px + cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u)
 
 
 @leaf
@@ -356,8 +304,8 @@ def tuple_entries(pub, rules, player, idx, val):
 def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
     """The linear part of [`column_dot`][golfsim.agents.learned.value.column_dot]."""
     if a >= 0 and b >= 0:
-        v = w[row, off + KNOWN] * column_points(a, b, rules, cnt.jm)
-        if not paired(a, b, cnt.jm):
+        v = w[row, off + KNOWN] * column_score(a, b, rules)
+        if not same_rank(a, b):
             v += w[row, off + IMPROVABLE] * max(rules[R_POINTS + a], rules[R_POINTS + b]) + w[row, off + UNPAIRED]
         return v
     if a < 0 and b < 0:
@@ -366,9 +314,9 @@ def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = draw_count(pub, cnt.doff, x, cnt.jm)
+    c = rank_count(pub, rules, cnt.doff, x)
     v = (w[row, off + HALF_PTS] * px
-         + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm))
+         + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
          + w[row, off + HALF_MATCH] * g * c * cnt.s_inv + w[row, off + HALF_N])
     if c > 0:
         v += w[row, off + HALF_ANY] * g
@@ -379,8 +327,8 @@ def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
 def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     """Add ``scale`` times the features of one column ``a`` over ``b`` to ``out[off:off + 12]``."""
     if a >= 0 and b >= 0:
-        out[off + KNOWN] += scale * column_points(a, b, rules, cnt.jm)
-        if not paired(a, b, cnt.jm):
+        out[off + KNOWN] += scale * column_score(a, b, rules)
+        if not same_rank(a, b):
             out[off + IMPROVABLE] += scale * max(rules[R_POINTS + a], rules[R_POINTS + b])
             out[off + UNPAIRED] += scale
         return
@@ -392,9 +340,9 @@ def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = draw_count(pub, cnt.doff, x, cnt.jm)
+    c = rank_count(pub, rules, cnt.doff, x)
     out[off + HALF_PTS] += scale * px
-    out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm))
+    out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
     out[off + HALF_MATCH] += scale * g * c * cnt.s_inv
     out[off + HALF_N] += scale
     if c > 0:
@@ -500,7 +448,7 @@ def features(pub, rules, player, out, gains):
     with the deal still running."""
     for i in range(NUM_FEATURES):
         out[i] = 0.0
-    cnt = card_counts(pub, rules, jack_mate(rules))
+    cnt = card_counts(pub, rules)
     out[F_BIAS] = 1.0
     add_layout_features(out, F_OWN, 1.0, pub, rules, player, cnt)
     players = rules[R_PLAYERS]

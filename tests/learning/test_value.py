@@ -10,21 +10,13 @@ from golfsim._numba.jit import hot
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.learned import WEIGHTS
-from golfsim.agents.learned.policy import (
-    action_values,
-    context,
-    decide,
-    decide_with,
-    draw_value,
-    draw_value_reference,
-)
+from golfsim.agents.learned.policy import action_values, context, draw_value, draw_value_reference
 from golfsim.agents.learned.value import (
     LAYOUT_FEATURES,
     NUM_FEATURES,
     NUM_FEATURES_NT,
     NUM_RANKS,
     NUM_ROWS,
-    jack_mate,
     value,
 )
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
@@ -146,7 +138,7 @@ def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules, mo
 def _both_draw_values(pub, rules, w, player):
     gains = stack_float64(NUM_RANKS)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp, jack_mate(rules))
+    ctx = context(pub, rules, w, player, gains, opp)
     return draw_value(pub, rules, w, ctx, gains), draw_value_reference(pub, rules, w, ctx, gains)
 
 
@@ -164,25 +156,3 @@ def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant, model):
         assert fast == plain, f"{variant}: {fast!r} != {plain!r}"
         checked += 1
     assert checked > 5 * DEALS
-
-
-@pytest.mark.parametrize("model", list(MODELS))
-@pytest.mark.parametrize("variant", list(VARIANTS))
-def test_the_player_compiled_without_one_eyed_jacks_decides_as_the_general_one(variant, model):
-    # without one_eyed_jacks the player runs a copy with the jack-pairing code compiled out (a third faster); it
-    # must choose exactly what the general copy, which checks the rule at every card, chooses
-    rules = VARIANTS[variant]
-    packed = rules.pack()
-    general = jack_mate(packed)
-    checked = 0
-    for pub, _, _ in reachable(rules, DEALS, SEED + 3):
-        if pub[PHASE] == DONE:
-            continue
-        p = np.int64(pub[CURRENT])
-        rng = np.zeros(rules.players, dtype=np.uint64)
-        chosen = decide_with(pub, packed, MODELS[model], p, rng, 0.0, general)
-        assert decide(pub, packed, MODELS[model], p, rng, 0.0) == chosen, variant
-        if not rules.one_eyed_jacks:
-            assert decide_with(pub, packed, MODELS[model], p, rng, 0.0, None) == chosen, variant
-        checked += 1
-    assert checked > 10 * DEALS
