@@ -399,7 +399,7 @@ def print_hint(answer: Hint, position: str, rules: Rules, console) -> None:
             f"{objective} (sorted by this, mc's objective {answer.objective}): {OBJECTIVES[answer.objective]}",
             "gap to best: how much worse than the best move (paired: the same worlds)",
             "ev, learned: each player's value of what the move leaves (points; * its choice; 'not allowed': "
-            "going out behind)" + ("; learned: model 2" if answer.learned_model == 2 else "")
+            "going out behind)" + (f"; learned: model {answer.learned_model}" if answer.learned_model != 1 else "")
             + "; golfsim hint --help says more",  # model 1 unnamed: the default hint fits 30 rows of 80 columns
         ]
     notes += [totals_note(pub, rules, answer.objective), f"searched in {answer.seconds:.2f} s"]

@@ -10,9 +10,9 @@ import pytest
 PAIR_THE_QUEENS = "me: Q J 10 / ? ? ?; opp: ? 5 ? / ? ? 3; discard: 8 4; drawn: Q"
 
 
-def golfsim(*args):
+def golfsim(*args, columns=200):
     return subprocess.run([sys.executable, "-m", "golfsim", *args], capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "COLUMNS": "200"})
+                          env={**os.environ, "COLUMNS": str(columns)})
 
 
 @pytest.mark.slow
@@ -98,10 +98,9 @@ def test_the_table_names_the_learned_model():
 
 def test_the_narrow_table_names_model_2_and_leaves_the_default_unnamed():
     # at 80 columns the notes are short: only the model that is not the default is named
-    narrow = {**os.environ, "COLUMNS": "80"}
-    args = [sys.executable, "-m", "golfsim", "hint", PAIR_THE_QUEENS, "--samples", "20"]
-    two = subprocess.run([*args, "--learned-model", "2"], capture_output=True, text=True, timeout=600, env=narrow)
-    one = subprocess.run(args, capture_output=True, text=True, timeout=600, env=narrow)
+    args = ["hint", PAIR_THE_QUEENS, "--samples", "20"]
+    two = golfsim(*args, "--learned-model", "2", columns=80)
+    one = golfsim(*args, columns=80)
     assert two.returncode == 0 and one.returncode == 0, two.stderr + one.stderr
     assert "learned: model 2" in " ".join(two.stdout.split())
     assert "model" not in " ".join(one.stdout.split())
