@@ -30,10 +30,19 @@ def start(page, url, opponents="ev", seed="5", **fields):
     page.click("#start")
 
 
+def settle(page):
+    """Wait until the page after a click is parsed: it offers the person's moves or the next hole.
+
+    A click on a form button returns once the next page's navigation commits, before its body is parsed; counting
+    buttons then can find none (CI failed so)."""
+    page.locator(".moves button, #next-hole").first.wait_for()
+
+
 def test_a_whole_hole_played_by_clicks_is_scored_and_saved(page, server, tmp_path):
     url, folder = server
     start(page, url, "ev,greedy", "5", holes="2")
     clicks = 0
+    settle(page)
     while page.locator("#next-hole").count() == 0:
         assert clicks < 200, "the hole did not end"
         buttons = page.locator(".moves button")
@@ -41,6 +50,7 @@ def test_a_whole_hole_played_by_clicks_is_scored_and_saved(page, server, tmp_pat
         # take the last legal move offered (a reveal, a throw or the last slot): a whole hole by clicks
         buttons.nth(buttons.count() - 1).click()
         clicks += 1
+        settle(page)
     status = page.inner_text("#status")
     assert status.startswith("the hole is over: you ")
     shown = {part.rsplit(" ", 1)[0]: int(part.rsplit(" ", 1)[1]) for part in status.split(": ", 1)[1].split(", ")}
@@ -53,6 +63,7 @@ def test_a_whole_hole_played_by_clicks_is_scored_and_saved(page, server, tmp_pat
     assert scorecard(log, 0).loc[1].tolist() == hole_one
     screenshot(page, "serve.png", tmp_path)
     page.click("#next-hole")
+    settle(page)
     assert "hole 2 of 2" in page.inner_text("#status")
     assert page.errors == []
 
@@ -62,8 +73,10 @@ def test_the_hint_panel_lists_every_legal_move(page, server):
     start(page, url, "ev", "8")
     while "open" in page.text_content("#board text.title"):  # the two opening flips
         page.locator(".moves button").first.click()
+        settle(page)
     moves = page.locator(".moves button").all_inner_texts()
     page.click("#show-hint")
+    page.locator("#hint table").wait_for()
     rows = page.locator("#hint table tr")
     assert rows.count() == len(moves) + 1
     hinted = sorted(r.split("\t")[0] for r in rows.all_inner_texts()[1:])
@@ -75,6 +88,7 @@ def test_the_hint_panel_lists_every_legal_move(page, server):
 def test_bad_input_is_a_message_in_the_page(page, server):
     url, _ = server
     start(page, url, "nobody", "1")
+    page.locator("#error").wait_for()
     assert page.locator("#error").count() == 1 and "nobody" in page.inner_text("#error")
     start(page, url, "ev", "1", jokers="lots")
     assert "lots" in page.inner_text("#error")
