@@ -40,7 +40,7 @@ import numpy as np
 from golfsim._numba.jit import hot, leaf
 from golfsim.agents.common import draw_offset
 from golfsim.agents.learned.policy import BIG, action_values, hold_choice, must_progress, start_choice
-from golfsim.agents.learned.value import card_counts, column_expectation, opponents_expectation
+from golfsim.agents.learned.value import card_counts, column_expectation, jack_mate, opponents_expectation
 from golfsim.core.engine import apply_action, face_down_count, is_legal, top_discard
 from golfsim.core.spec import (
     CURRENT,
@@ -87,7 +87,7 @@ def is_last_turn(pub):
 def final_value(pub, rules, player, k, card):
     """The exact expected final deal-score difference (``player``'s layout less the others' mean) if the deal ended
     with ``card`` face up at ``player``'s position ``k`` (``k`` < 0: the layout as it is), counts from ``pub``."""
-    cnt = card_counts(pub, rules)
+    cnt = card_counts(pub, rules, jack_mate(rules))
     base = rules[R_OFF_VIEW] + 6 * player
     own = 0.0
     for c in range(3):

@@ -58,6 +58,7 @@ from golfsim.agents.learned.value import (
     column_dot,
     column_expectation,
     hidden_dot,
+    jack_mate,
     layout_expectation,
     next_gains,
     opponents_expectation,
@@ -142,10 +143,11 @@ def row_constant(w, row, opp, stall):
 
 
 @hot
-def context(pub, rules, w, player, gains, opp):
+def context(pub, rules, w, player, gains, opp, jm):
     """The `Context` of ``player``'s decision; fills ``gains`` ([`next_gains`][golfsim.agents.learned.value.next_gains])
-    and ``opp`` (the opponents' mean layout features, scratch of ``LAYOUT_FEATURES``)."""
-    cnt = card_counts(pub, rules)
+    and ``opp`` (the opponents' mean layout features, scratch of ``LAYOUT_FEATURES``); ``jm`` is the jack flag of
+    [`card_counts`][golfsim.agents.learned.value.card_counts]."""
+    cnt = card_counts(pub, rules, jm)
     base = rules[R_OFF_VIEW] + 6 * player
     players = rules[R_PLAYERS]
     for j in range(LAYOUT_FEATURES):
@@ -634,7 +636,22 @@ def start_choice(values, fallback):
 @hot
 def decide(pub, rules, w, player, agent_rng, explore):
     """The learned player's action for ``player`` under the weights ``w`` (see the module docstring); with
-    ``explore`` > 0 a move of a turn is, with that chance, a uniformly random legal one instead (self-play only)."""
+    ``explore`` > 0 a move of a turn is, with that chance, a uniformly random legal one instead (self-play only).
+    For any rules."""
+    return decide_with(pub, rules, w, player, agent_rng, explore, jack_mate(rules))
+
+
+@hot
+def decide_plain(pub, rules, w, player, agent_rng, explore):
+    """[`decide`][golfsim.agents.learned.policy.decide] compiled for rules where every rank is one card code (no
+    ``one_eyed_jacks``): the same moves, about a third faster, as the one-eyed jack checks are gone at compile time."""
+    return decide_with(pub, rules, w, player, agent_rng, explore, None)
+
+
+@hot
+def decide_with(pub, rules, w, player, agent_rng, explore, jm):
+    """[`decide`][golfsim.agents.learned.policy.decide] with the jack flag ``jm`` (``None`` or
+    [`jack_mate`][golfsim.agents.learned.value.jack_mate])."""
     phase = pub[PHASE]
     if phase == OPEN:
         return opening_flip(pub, rules, player)
@@ -642,7 +659,7 @@ def decide(pub, rules, w, player, agent_rng, explore):
         return random_legal(pub, rules, agent_rng)
     gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp)
+    ctx = context(pub, rules, w, player, gains, opp, jm)
     top = top_discard(pub, rules)
     if must_progress(pub, rules):
         forced = progress_move(pub, rules, w, ctx, gains, top)
@@ -677,7 +694,7 @@ def action_values(pub, rules, w, player, values):
         return
     gains = stack_float64(NUM_CODES)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp)
+    ctx = context(pub, rules, w, player, gains, opp, jack_mate(rules))
     top = top_discard(pub, rules)
     if phase == FLIP_PHASE:
         for k in range(6):

@@ -81,7 +81,7 @@ from collections import namedtuple
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.agents.common import draw_offset, pair_score, rank_count, rank_mate, stalled
+from golfsim.agents.common import draw_offset, pair_score, stalled
 from golfsim.core.cards import JACK, NUM_CODES, NUM_RANKS, ONE_EYED_JACK
 from golfsim.core.engine import column_score, face_down_count, same_rank
 from golfsim.core.spec import (
@@ -153,11 +153,12 @@ ROW_NAMES = tuple(
     for g in range(GROUPS) for s in range(SLOTS) for t in (s % 4,)
 )
 
-Counts = namedtuple("Counts", "mu inv_u hh doff s_inv")
+Counts = namedtuple("Counts", "mu inv_u hh doff s_inv jm")
 Counts.__doc__ = """What the features of one state start from
 ([`card_counts`][golfsim.agents.learned.value.card_counts]): ``mu`` the mean points of an unseen card, ``inv_u`` one
 over their number, ``hh`` the exact expectation of a column of two face-down cards, ``doff`` the offset in ``pub`` of
-the counts a stock draw comes from and ``s_inv`` one over their sum."""
+the counts a stock draw comes from, ``s_inv`` one over their sum, and ``jm`` the jack flag every rank check is given
+([`jack_mate`][golfsim.agents.learned.value.jack_mate])."""
 
 
 def prior_weights(width: int = NUM_FEATURES) -> np.ndarray:
@@ -171,10 +172,66 @@ def prior_weights(width: int = NUM_FEATURES) -> np.ndarray:
     return w
 
 
+# ---------------------------------------------------------------- ranks, with or without one-eyed jacks
+# Every rank check below takes ``jm``: ``None`` in the copy compiled for rules where each rank is one card code
+# (``learned_act_plain``), where Numba drops the branches ``jm is None`` rules out at compile time, or the int64 of
+# ``jack_mate`` in the general copy. The plain copy plays about a third faster (results/learned_value/ntuple/).
+@leaf
+def jack_mate(rules):
+    """The general copy's ``jm``: 1 when ``one_eyed_jacks`` gives jacks two card codes, else -1."""
+    return np.int64(1) if rules[R_CODES] > NUM_RANKS else np.int64(-1)
+
+
+@leaf
+def code_mate(card, jm):
+    """The other card code of ``card``'s rank (``rank_mate`` of ``golfsim.agents.common``): a jack's is
+    ``ONE_EYED_JACK`` and a one-eyed jack's is ``JACK`` when ``jm`` is 1; -1 for every other card and whenever ``jm``
+    is ``None`` or -1. The answers are constants, which LLVM compiles far faster than a run-time code."""
+    if jm is None or jm < 0:
+        return -1
+    if card == JACK:
+        return ONE_EYED_JACK
+    if card == ONE_EYED_JACK:
+        return JACK
+    return -1
+
+
+@leaf
+def paired(a, b, jm):
+    """Whether card codes ``a`` and ``b`` are of one rank (``same_rank``, the code test alone when ``jm`` is
+    ``None``)."""
+    if jm is None:
+        return a == b
+    return same_rank(a, b)
+
+
+@leaf
+def column_points(a, b, rules, jm):
+    """``column_score`` of a column ``a`` over ``b`` (both face up), its pair test by
+    [`paired`][golfsim.agents.learned.value.paired]."""
+    if jm is None:
+        if a == b:
+            return pair_score(rules, a)
+        return rules[R_POINTS + a] + rules[R_POINTS + b]
+    return column_score(a, b, rules)
+
+
+@leaf
+def draw_count(pub, off, card, jm):
+    """Cards of ``card``'s rank in the per-code counts at ``pub[off:]`` (``rank_count`` of
+    ``golfsim.agents.common``, the mate by [`code_mate`][golfsim.agents.learned.value.code_mate])."""
+    n = np.int64(pub[off + card])
+    m = code_mate(card, jm)
+    if m >= 0:
+        n += pub[off + m]
+    return n
+
+
 # ---------------------------------------------------------------- counts and column expectations
 @leaf
-def card_counts(pub, rules):
-    """The `Counts` of ``pub``."""
+def card_counts(pub, rules, jm):
+    """The `Counts` of ``pub``, with the jack flag ``jm`` (``None`` or
+    [`jack_mate`][golfsim.agents.learned.value.jack_mate])."""
     ou = rules[R_OFF_UNSEEN]
     n = pub[UNSEEN_CARDS]
     inv_u = 1.0 / n if n > 0 else 0.0
@@ -183,7 +240,7 @@ def card_counts(pub, rules):
     for r in range(rules[R_CODES]):
         u = pub[ou + r]
         same += u * (u - 1) * (2 * rules[R_POINTS + r] - pair_score(rules, r))
-    if rules[R_CODES] > NUM_RANKS:  # a jack over a one-eyed jack is a pair too (scoring 0), in either order
+    if code_mate(JACK, jm) >= 0:  # a jack over a one-eyed jack is a pair too (scoring 0), in either order
         jacks_points = rules[R_POINTS + JACK] + rules[R_POINTS + ONE_EYED_JACK]
         same += 2 * pub[ou + JACK] * pub[ou + ONE_EYED_JACK] * jacks_points
     hh = 2.0 * mu - (same / (n * (n - 1)) if n > 1 else 0.0)
@@ -193,17 +250,17 @@ def card_counts(pub, rules):
         s = 0
         for r in range(rules[R_CODES]):
             s += pub[rules[R_OFF_STOCK_KNOWN] + r]
-    return Counts(mu, inv_u, hh, np.int64(doff), 1.0 / s if s > 0 else 0.0)
+    return Counts(mu, inv_u, hh, np.int64(doff), 1.0 / s if s > 0 else 0.0, jm)
 
 
 @leaf
-def unseen_pair_saving(pub, rules, x, inv_u):
+def unseen_pair_saving(pub, rules, x, inv_u, jm):
     """What an unseen card under a face-up ``x`` is expected to save by pairing it: over the unseen cards of
     ``x``'s rank, the points of the two cards less the pair's score."""
     px = rules[R_POINTS + x]
     ou = rules[R_OFF_UNSEEN]
     saving = pub[ou + x] * inv_u * (2 * px - pair_score(rules, x))
-    y = rank_mate(rules, x)
+    y = code_mate(x, jm)
     if y >= 0:
         saving += pub[ou + y] * inv_u * (px + rules[R_POINTS + y])  # a pair of jacks scores 0
     return saving
@@ -213,12 +270,12 @@ def unseen_pair_saving(pub, rules, x, inv_u):
 def column_expectation(pub, rules, a, b, cnt):
     """Exact expected final score of a column ``a`` over ``b`` (ranks, -1 face down) from the unseen counts."""
     if a >= 0 and b >= 0:
-        return float(column_score(a, b, rules))
+        return float(column_points(a, b, rules, cnt.jm))
     if a < 0 and b < 0:
         return cnt.hh
     x = a if a >= 0 else b
     px = rules[R_POINTS + x]
-    return px + cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u)
+    return px + cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm)
 
 
 @leaf
@@ -304,8 +361,8 @@ def tuple_entries(pub, rules, player, idx, val):
 def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
     """The linear part of [`column_dot`][golfsim.agents.learned.value.column_dot]."""
     if a >= 0 and b >= 0:
-        v = w[row, off + KNOWN] * column_score(a, b, rules)
-        if not same_rank(a, b):
+        v = w[row, off + KNOWN] * column_points(a, b, rules, cnt.jm)
+        if not paired(a, b, cnt.jm):
             v += w[row, off + IMPROVABLE] * max(rules[R_POINTS + a], rules[R_POINTS + b]) + w[row, off + UNPAIRED]
         return v
     if a < 0 and b < 0:
@@ -314,9 +371,9 @@ def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = rank_count(pub, rules, cnt.doff, x)
+    c = draw_count(pub, cnt.doff, x, cnt.jm)
     v = (w[row, off + HALF_PTS] * px
-         + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
+         + w[row, off + HALF_EXP] * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm))
          + w[row, off + HALF_MATCH] * g * c * cnt.s_inv + w[row, off + HALF_N])
     if c > 0:
         v += w[row, off + HALF_ANY] * g
@@ -327,8 +384,8 @@ def column_dot_linear(w, row, off, pub, rules, a, b, cnt):
 def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     """Add ``scale`` times the features of one column ``a`` over ``b`` to ``out[off:off + 12]``."""
     if a >= 0 and b >= 0:
-        out[off + KNOWN] += scale * column_score(a, b, rules)
-        if not same_rank(a, b):
+        out[off + KNOWN] += scale * column_points(a, b, rules, cnt.jm)
+        if not paired(a, b, cnt.jm):
             out[off + IMPROVABLE] += scale * max(rules[R_POINTS + a], rules[R_POINTS + b])
             out[off + UNPAIRED] += scale
         return
@@ -340,9 +397,9 @@ def add_column_features(out, off, scale, pub, rules, a, b, cnt):
     px = rules[R_POINTS + x]
     pair = pair_score(rules, x)
     g = max(0.0, px + cnt.mu - pair)
-    c = rank_count(pub, rules, cnt.doff, x)
+    c = draw_count(pub, cnt.doff, x, cnt.jm)
     out[off + HALF_PTS] += scale * px
-    out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u))
+    out[off + HALF_EXP] += scale * (cnt.mu - unseen_pair_saving(pub, rules, x, cnt.inv_u, cnt.jm))
     out[off + HALF_MATCH] += scale * g * c * cnt.s_inv
     out[off + HALF_N] += scale
     if c > 0:
@@ -448,7 +505,7 @@ def features(pub, rules, player, out, gains):
     with the deal still running."""
     for i in range(NUM_FEATURES):
         out[i] = 0.0
-    cnt = card_counts(pub, rules)
+    cnt = card_counts(pub, rules, jack_mate(rules))
     out[F_BIAS] = 1.0
     add_layout_features(out, F_OWN, 1.0, pub, rules, player, cnt)
     players = rules[R_PLAYERS]

@@ -9,7 +9,7 @@ import pytest
 
 from golfsim.agents.learned import WEIGHTS
 from golfsim.agents.learned.policy import action_values
-from golfsim.agents.learned.value import card_counts, column_expectation
+from golfsim.agents.learned.value import card_counts, column_expectation, jack_mate
 from golfsim.core.cards import JACK, ONE_EYED_JACK, QUEEN
 from golfsim.core.rules import R_OFF_UNSEEN, Rules
 from golfsim.core.spec import KNOCK, NUM_ACTIONS, PLACE_DRAWN, THROW_DRAWN
@@ -72,7 +72,7 @@ def test_under_one_eyed_jacks_column_expectations_are_the_mean_over_the_unseen_c
     pos = position(["J 9 ? / ? ? ?", "Q Q 6 / 5 7 ?"], rules=rules, discard="4")
     unseen = unseen_cards(pos)
     assert ONE_EYED_JACK in unseen and JACK in unseen
-    cnt = card_counts(pos.pub, pos.packed)
+    cnt = card_counts(pos.pub, pos.packed, jack_mate(pos.packed))
     for face_up in (JACK, ONE_EYED_JACK, 7):
         mean = np.mean([column_score(face_up, c, rules) for c in unseen])
         assert column_expectation(pos.pub, pos.packed, face_up, -1, cnt) == pytest.approx(mean, abs=1e-9)
@@ -145,7 +145,7 @@ def test_the_knock_value_is_the_mean_over_the_cards_it_turns_up():
     rules = Rules(knock_early=True)
     pos = position(["K 2 ? / K 2 ?", "Q J ? / 9 10 Q"], rules=rules, discard="8")
     unseen = unseen_cards(pos)
-    cnt = card_counts(pos.pub, pos.packed)
+    cnt = card_counts(pos.pub, pos.packed, jack_mate(pos.packed))
     opp = column_expectation(pos.pub, pos.packed, QUEEN, 9, cnt) + column_expectation(
         pos.pub, pos.packed, JACK, 10, cnt) + column_expectation(pos.pub, pos.packed, -1, QUEEN, cnt)
     finals = [column_score(a, b, rules) - opp for i, a in enumerate(unseen) for j, b in enumerate(unseen) if i != j]

@@ -10,13 +10,21 @@ from golfsim._numba.jit import hot
 from golfsim.agents import parse_agent
 from golfsim.agents.dispatch import act
 from golfsim.agents.learned import WEIGHTS
-from golfsim.agents.learned.policy import action_values, context, draw_value, draw_value_reference
+from golfsim.agents.learned.policy import (
+    action_values,
+    context,
+    decide,
+    decide_plain,
+    draw_value,
+    draw_value_reference,
+)
 from golfsim.agents.learned.value import (
     LAYOUT_FEATURES,
     NUM_FEATURES,
     NUM_FEATURES_NT,
     NUM_RANKS,
     NUM_ROWS,
+    jack_mate,
     value,
 )
 from golfsim.core.engine import apply_action, deal_shuffled, is_legal
@@ -138,7 +146,7 @@ def test_an_afterstate_value_is_the_value_of_the_state_the_move_leaves(rules, mo
 def _both_draw_values(pub, rules, w, player):
     gains = stack_float64(NUM_RANKS)
     opp = stack_float64(LAYOUT_FEATURES)
-    ctx = context(pub, rules, w, player, gains, opp)
+    ctx = context(pub, rules, w, player, gains, opp, jack_mate(rules))
     return draw_value(pub, rules, w, ctx, gains), draw_value_reference(pub, rules, w, ctx, gains)
 
 
@@ -156,3 +164,35 @@ def test_the_fast_draw_value_is_the_plain_one_to_the_last_bit(variant, model):
         assert fast == plain, f"{variant}: {fast!r} != {plain!r}"
         checked += 1
     assert checked > 5 * DEALS
+
+
+@hot
+def _both_decisions(pub, rules, w, player, agent_rng):
+    return decide(pub, rules, w, player, agent_rng, 0.0), decide_plain(pub, rules, w, player, agent_rng, 0.0)
+
+
+PLAIN_VARIANTS = [name for name, rules in VARIANTS.items() if not rules.one_eyed_jacks]
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+@pytest.mark.parametrize("variant", PLAIN_VARIANTS)
+def test_the_plain_copy_chooses_the_general_copys_moves(variant, model):
+    # learned plays decide_plain wherever each rank is one card code; it must be decide with the checks compiled out
+    rules = VARIANTS[variant]
+    packed = rules.pack()
+    checked = 0
+    for pub, _, _ in reachable(rules, DEALS, SEED + 4):
+        if pub[PHASE] in (DONE, OPEN):
+            continue
+        general, plain = _both_decisions(pub, packed, MODELS[model], np.int64(pub[CURRENT]), np.zeros(1, np.uint64))
+        assert general == plain, f"{variant}: decide {general}, decide_plain {plain}"
+        checked += 1
+    assert checked > 10 * DEALS
+
+
+def test_learned_plays_the_plain_copy_unless_one_eyed_jacks_are_in():
+    from golfsim.agents.learned import learned_act, learned_act_plain, learned_variant
+
+    assert learned_variant(Rules().pack()) is learned_act_plain
+    assert learned_variant(Rules(super_kings=True, players=4).pack()) is learned_act_plain
+    assert learned_variant(Rules(one_eyed_jacks=True).pack()) is learned_act
