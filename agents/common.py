@@ -74,10 +74,18 @@ def rank_mate(rules, card):
     """The other card code of ``card``'s rank: with ``one_eyed_jacks`` a jack's is ``ONE_EYED_JACK`` and a one-eyed
     jack's is ``JACK``; -1 for every other card, and always without the rule (then every rank is one code)."""
     if rules[R_CODES] > ONE_EYED_JACK:
-        if card == JACK:
-            return ONE_EYED_JACK
-        if card == ONE_EYED_JACK:
-            return JACK
+        return other_jack(card)
+    return -1
+
+
+@leaf
+def other_jack(card):
+    """``ONE_EYED_JACK`` for a jack, ``JACK`` for a one-eyed jack, -1 for every other card code (constants, which
+    LLVM folds into the card indices they give)."""
+    if card == JACK:
+        return ONE_EYED_JACK
+    if card == ONE_EYED_JACK:
+        return JACK
     return -1
 
 

@@ -81,7 +81,7 @@ from collections import namedtuple
 import numpy as np
 
 from golfsim._numba.jit import hot, leaf
-from golfsim.agents.common import draw_offset, pair_score, stalled
+from golfsim.agents.common import draw_offset, other_jack, pair_score, stalled
 from golfsim.core.cards import JACK, NUM_CODES, NUM_RANKS, ONE_EYED_JACK
 from golfsim.core.engine import column_score, face_down_count, same_rank
 from golfsim.core.spec import (
@@ -189,11 +189,7 @@ def code_mate(card, jm):
     is ``None`` or -1. The answers are constants, which LLVM compiles far faster than a run-time code."""
     if jm is None or jm < 0:
         return -1
-    if card == JACK:
-        return ONE_EYED_JACK
-    if card == ONE_EYED_JACK:
-        return JACK
-    return -1
+    return other_jack(card)
 
 
 @leaf
